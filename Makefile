@@ -1,0 +1,38 @@
+# Two commands for a newcomer: `make run` and `make test`. Nothing but Python 3.11+ is needed:
+# with no DATABASE_URL the app uses SQLite, with no REDIS_URL Celery runs tasks in-process.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+DATA_FILES := $(wildcard data/real_cards/*.json) $(wildcard data/practice/*.json)
+
+.PHONY: run test lint format worker setup data
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $@
+
+setup: $(VENV)/.installed
+
+data: setup
+	DEBUG=$${DEBUG:-1} $(PY) manage.py migrate --noinput
+	DEBUG=$${DEBUG:-1} $(PY) manage.py load_rules
+	$(if $(DATA_FILES),DEBUG=$${DEBUG:-1} $(PY) manage.py import_cards $(DATA_FILES))
+
+run: data
+	DEBUG=$${DEBUG:-1} $(PY) manage.py runserver 127.0.0.1:$(PORT)
+
+test: setup
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/pytest $(PYTEST_ARGS)
+
+format: setup
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+worker: setup
+	@test -n "$$REDIS_URL" || (echo "Set REDIS_URL (e.g. redis://127.0.0.1:6379/0) to run a worker." && exit 1)
+	$(VENV)/bin/celery -A gatesite worker --loglevel=info

@@ -1,0 +1,43 @@
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from cards.rules_loading import RULES_FILE, rules_load
+from decks.rules.ruleset import RulesDataError
+
+
+class Command(BaseCommand):
+    help = (
+        "Load every ruler, geas and rules revision from data/rules.json (idempotent)."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--file",
+            type=Path,
+            default=RULES_FILE,
+            help="Rules file (default: data/rules.json).",
+        )
+        parser.add_argument(
+            "--force",
+            action="store_true",
+            help="Overwrite revisions edited in the admin.",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        try:
+            result = rules_load(path=options["file"], force=options["force"])
+        except RulesDataError as exc:
+            raise CommandError(str(exc)) from exc
+        self.stdout.write(
+            f"Rules loaded: {len(result.created)} created, {len(result.updated)} updated, {result.unchanged} unchanged."
+        )
+        for label in result.kept_admin_edits:
+            self.stdout.write(
+                self.style.WARNING(
+                    f"Kept admin edit of {label}; use --force to overwrite."
+                )
+            )

@@ -1,0 +1,383 @@
+"""One small function per deck-construction rule: (tally, rules) -> violations.
+
+Every check reads its limits from the rules in force, never from a ruler's name, and says
+where the limit comes from (the ruler's own rule, or the geas that changed it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .ruleset import RulesInForce
+from .types import ENERGY, UNIT, CardFacts, Deck, Violation
+
+
+@dataclass(slots=True)
+class NameTally:
+    card: CardFacts
+    count: int = 0
+    printings: set[str | None] = field(default_factory=set)
+
+
+@dataclass(slots=True)
+class Tally:
+    """The deck counted once, so each check is a pass over a few dozen names."""
+
+    deck: Deck
+    names: dict[str, NameTally]
+    size: int
+    level: int
+    cnt: int
+    resources: int
+    faction_counts: dict[str, int]
+
+    @classmethod
+    def of(cls, deck: Deck) -> Tally:
+        names: dict[str, NameTally] = {}
+        size = level = cnt = 0
+        faction_counts: dict[str, int] = {}
+        for entry in deck.main:
+            card = entry.card
+            tally = names.get(card.name)
+            if tally is None:
+                tally = names[card.name] = NameTally(card)
+            tally.count += entry.count
+            tally.printings.add(entry.printing)
+            size += entry.count
+            if card.level is not None:
+                level += card.level * entry.count
+            if card.cnt:
+                cnt += entry.count
+            if card.faction is not None:
+                faction_counts[card.faction] = (
+                    faction_counts.get(card.faction, 0) + entry.count
+                )
+        resources = sum(entry.count for entry in deck.resources)
+        return cls(deck, names, size, level, cnt, resources, faction_counts)
+
+
+Check = Callable[[Tally, RulesInForce], list[Violation]]
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def check_deck_size(t: Tally, r: RulesInForce) -> list[Violation]:
+    want = r.deck.deck_size
+    if t.size == want:
+        return []
+    return [
+        Violation(
+            "deck_size",
+            f"The deck has {_plural(t.size, 'card')}; {r.ruler}'s deck must have exactly {want}.",
+            (),
+            r.source_of("deck_size"),
+        )
+    ]
+
+
+def check_card_type(t: Tally, r: RulesInForce) -> list[Violation]:
+    out = []
+    energy = sorted(n for n, nt in t.names.items() if nt.card.type == ENERGY)
+    if energy:
+        out.append(
+            Violation(
+                "card_type",
+                f"Energy cards are not put into the deck: {', '.join(energy)}.",
+                tuple(energy),
+                "card types",
+            )
+        )
+    not_energy = sorted(
+        {e.card.name for e in t.deck.resources if e.card.type != ENERGY}
+    )
+    if not_energy:
+        out.append(
+            Violation(
+                "card_type",
+                f"Only energy cards can be resource cards: {', '.join(not_energy)}.",
+                tuple(not_energy),
+                "card types",
+            )
+        )
+    return out
+
+
+_SCOPE_WORDS = {
+    "all": "",
+    "units": " among units",
+    "non_units": " among cards other than units",
+}
+
+
+def _in_scope(card: CardFacts, scope: str) -> bool:
+    return scope == "all" or (scope == "units") == (card.type == UNIT)
+
+
+def check_max_factions(t: Tally, r: RulesInForce) -> list[Violation]:
+    out = []
+    for scope, limit in r.deck.max_factions.items():
+        if limit is None:
+            continue
+        counts: dict[str, int] = {}
+        for nt in t.names.values():
+            card = nt.card
+            if card.faction is None or not _in_scope(card, scope):
+                continue
+            counts[card.faction] = counts.get(card.faction, 0) + nt.count
+        if len(counts) <= limit:
+            continue
+        # The factions with the fewest cards are the ones the player most likely wants to cut.
+        ranked = sorted(counts, key=lambda f: (-counts[f], f))
+        extra = set(ranked[limit:])
+        cards = sorted(
+            n
+            for n, nt in t.names.items()
+            if nt.card.faction in extra and _in_scope(nt.card, scope)
+        )
+        out.append(
+            Violation(
+                "max_factions",
+                f"The deck has {len(counts)} factions{_SCOPE_WORDS[scope]} ({', '.join(sorted(counts))}); "
+                f"{r.ruler} allows at most {limit}.",
+                tuple(cards),
+                r.source_of("max_factions"),
+            )
+        )
+    return out
+
+
+def check_unit_attribute(t: Tally, r: RulesInForce) -> list[Violation]:
+    if not r.deck.unit_attribute_choice:
+        return []
+    chosen = t.deck.attribute
+    units = sorted(n for n, nt in t.names.items() if nt.card.type == UNIT)
+    if not chosen:
+        return [
+            Violation(
+                "unit_attribute",
+                f"{r.ruler} needs a chosen unit attribute: every unit in the deck must have it.",
+                tuple(units),
+                r.source_of("unit_attribute_choice"),
+            )
+        ]
+    missing = [n for n in units if chosen not in t.names[n].card.attributes]
+    if not missing:
+        return []
+    return [
+        Violation(
+            "unit_attribute",
+            f"{_plural(len(missing), 'unit')} without the chosen attribute {chosen}: {', '.join(missing)}.",
+            tuple(missing),
+            r.source_of("unit_attribute_choice"),
+        )
+    ]
+
+
+def copy_limit(card: CardFacts, r: RulesInForce) -> int:
+    """How many copies of a name the rules allow, before any legendary limit."""
+    for exception in r.deck.max_copies_exceptions:
+        if exception.text_contains in card.text:
+            return exception.max_copies
+    return r.deck.max_copies
+
+
+def check_max_copies(t: Tally, r: RulesInForce) -> list[Violation]:
+    out = []
+    for name in sorted(t.names):
+        nt = t.names[name]
+        limit = copy_limit(nt.card, r)
+        if nt.count > limit:
+            out.append(
+                Violation(
+                    "max_copies",
+                    f"{nt.count} copies of {name}; {r.ruler} allows at most {limit}.",
+                    (name,),
+                    r.source_of(
+                        "max_copies_exceptions"
+                        if limit != r.deck.max_copies
+                        else "max_copies"
+                    ),
+                )
+            )
+    return out
+
+
+def check_legend_cap(t: Tally, r: RulesInForce) -> list[Violation]:
+    cap = r.deck.legend_cap
+    if cap is None:
+        return []
+    legends = sorted(n for n, nt in t.names.items() if nt.card.legend)
+    if len(legends) <= cap:
+        return []
+    allowed = f"at most {cap}" if cap else "none"
+    return [
+        Violation(
+            "legend_cap",
+            f"The deck has {_plural(len(legends), 'legendary card')} ({', '.join(legends)}); {r.ruler} allows {allowed}.",
+            tuple(legends),
+            r.source_of("legend_cap"),
+        )
+    ]
+
+
+def check_legend_copies(t: Tally, r: RulesInForce) -> list[Violation]:
+    limit = r.deck.legend_max_copies
+    if limit is None:
+        return []
+    return [
+        Violation(
+            "legend_copies",
+            f"{nt.count} copies of the legendary card {name}; {r.ruler} allows at most {limit}.",
+            (name,),
+            r.source_of("legend_max_copies"),
+        )
+        for name, nt in sorted(t.names.items())
+        if nt.card.legend and nt.count > limit
+    ]
+
+
+def check_level_cap(t: Tally, r: RulesInForce) -> list[Violation]:
+    cap = r.deck.level_cap
+    if cap is None or t.level <= cap:
+        return []
+    cards = sorted(n for n, nt in t.names.items() if nt.card.level)
+    return [
+        Violation(
+            "level_cap",
+            f"Deck level {t.level} is over {r.ruler}'s cap of {cap}.",
+            tuple(cards),
+            r.source_of("level_cap"),
+        )
+    ]
+
+
+def check_cnt_cap(t: Tally, r: RulesInForce) -> list[Violation]:
+    cap = r.deck.cnt_cap
+    if cap is None or t.cnt <= cap:
+        return []
+    cards = sorted(n for n, nt in t.names.items() if nt.card.cnt)
+    return [
+        Violation(
+            "cnt_cap",
+            f"The deck has {t.cnt} CNT cards; {r.ruler}'s CNT cap is {cap}.",
+            tuple(cards),
+            r.source_of("cnt_cap"),
+        )
+    ]
+
+
+def check_negative_level(t: Tally, r: RulesInForce) -> list[Violation]:
+    if r.deck.allow_negative_levels:
+        return []
+    cards = sorted(
+        n
+        for n, nt in t.names.items()
+        if nt.card.level is not None and nt.card.level < 0
+    )
+    if not cards:
+        return []
+    return [
+        Violation(
+            "negative_level",
+            f"{r.ruler} cannot have cards with a negative level: {', '.join(cards)}.",
+            tuple(cards),
+            r.source_of("allow_negative_levels"),
+        )
+    ]
+
+
+def in_pool(nt: NameTally, r: RulesInForce) -> bool:
+    pool = r.deck.card_pool
+    if pool is None:
+        return True
+    card = nt.card
+    if card.faction in pool.factions or not pool.attributes.isdisjoint(card.attributes):
+        return True
+    if not pool.collector_number_prefixes:
+        return False
+    if pool.same_name or None in nt.printings:
+        # Any printing of the name will do (by rule, or because the player named no printing).
+        numbers: set[str | None] | tuple[str, ...] = card.collector_numbers
+    else:
+        numbers = nt.printings
+    return any(n and n.startswith(pool.collector_number_prefixes) for n in numbers)
+
+
+def check_card_pool(t: Tally, r: RulesInForce) -> list[Violation]:
+    pool = r.deck.card_pool
+    if pool is None:
+        return []
+    outside = sorted(n for n, nt in t.names.items() if not in_pool(nt, r))
+    if not outside:
+        return []
+    return [
+        Violation(
+            "card_pool",
+            f"{r.ruler} can only use {pool.describe()}; not in the pool: {', '.join(outside)}.",
+            tuple(outside),
+            r.source_of("card_pool"),
+        )
+    ]
+
+
+def check_faction_quota(t: Tally, r: RulesInForce) -> list[Violation]:
+    quota = r.deck.faction_quota
+    if quota is None:
+        return []
+    return [
+        Violation(
+            "faction_quota",
+            f"{count} cards from {faction}; {r.ruler} allows at most {quota} cards from each faction.",
+            tuple(sorted(n for n, nt in t.names.items() if nt.card.faction == faction)),
+            r.source_of("faction_quota"),
+        )
+        for faction, count in sorted(t.faction_counts.items())
+        if count > quota
+    ]
+
+
+def check_banned_card(t: Tally, r: RulesInForce) -> list[Violation]:
+    banned = sorted(r.deck.banned_cards.intersection(t.names))
+    return [
+        Violation(
+            "banned_card",
+            f"{name} cannot be in the deck.",
+            (name,),
+            r.source_of("banned_cards"),
+        )
+        for name in banned
+    ]
+
+
+def check_resource_cards(t: Tally, r: RulesInForce) -> list[Violation]:
+    want = r.deck.resource_cards
+    if t.resources == want:
+        return []
+    names = tuple(sorted({e.card.name for e in t.deck.resources}))
+    if want == 0:
+        message = f"{r.ruler} prepares no resource cards; remove the {_plural(t.resources, 'resource card')}."
+    else:
+        message = f"{r.ruler} prepares exactly {want} resource cards besides the deck; there are {t.resources}."
+    return [Violation("resource_cards", message, names, r.source_of("resource_cards"))]
+
+
+# The order players read them in: the deck's shape first, then per-card problems.
+CHECKS: tuple[Check, ...] = (
+    check_deck_size,
+    check_card_type,
+    check_max_factions,
+    check_unit_attribute,
+    check_max_copies,
+    check_legend_cap,
+    check_legend_copies,
+    check_level_cap,
+    check_cnt_cap,
+    check_negative_level,
+    check_card_pool,
+    check_faction_quota,
+    check_banned_card,
+    check_resource_cards,
+)

@@ -1,0 +1,73 @@
+"""Plain values the engine works on: cards, decks, violations. No Django here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+UNIT = "unit"
+EVENT = "event"
+FIELD = "field"
+ENERGY = "energy"
+CARD_TYPES = (UNIT, EVENT, FIELD, ENERGY)
+
+
+@dataclass(frozen=True, slots=True)
+class CardFacts:
+    """What deck construction needs to know of one card (one name, all its printings)."""
+
+    name: str
+    type: str
+    faction: str | None = None
+    attributes: frozenset[str] = frozenset()
+    level: int | None = None
+    cnt: bool = False
+    legend: bool = False
+    text: str = ""
+    collector_numbers: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class DeckEntry:
+    card: CardFacts
+    count: int
+    # The printing the player chose, when they named one; pools may depend on it.
+    printing: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    main: tuple[DeckEntry, ...] = ()
+    resources: tuple[DeckEntry, ...] = ()
+    attribute: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    rule: str
+    message: str
+    cards: tuple[str, ...] = ()
+    source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    size: int
+    level: int
+    cnt: int
+    legends: int
+    factions: tuple[str, ...]
+    resources: int
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    violations: tuple[Violation, ...]
+    summary: Summary
+    rules: object = field(repr=False, compare=False, default=None)
+
+    @property
+    def legal(self) -> bool:
+        return not self.violations
+
+    def rules_broken(self) -> set[str]:
+        return {v.rule for v in self.violations}

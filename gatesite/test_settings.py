@@ -1,0 +1,21 @@
+"""Settings for the test suite: the real settings plus what makes tests fast and deterministic."""
+
+from __future__ import annotations
+
+import os
+
+# Tests run with DEBUG off, like production, so they need a key; never use this one elsewhere.
+os.environ.setdefault("SECRET_KEY", "gatesite-test-suite-only")
+
+from .settings import *  # noqa: F403
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# Tests run tasks in-process; the tests that need a real worker over Redis switch this off
+# for their duration (see tests/conftest.py: celery_worker_on_redis).
+CELERY_TASK_ALWAYS_EAGER = True
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+SECURE_SSL_REDIRECT = False
+WHITENOISE_AUTOREFRESH = True

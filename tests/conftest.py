@@ -1,0 +1,91 @@
+"""Shared fixtures: the rules loaded, personas, and a real Celery worker when REDIS_URL is set."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+
+@pytest.fixture(scope="session", autouse=True)
+def configured_services_are_reachable() -> None:
+    """When CI configures PostgreSQL or Redis, an unreachable server fails the suite; it never skips."""
+    if os.environ.get("REDIS_URL"):
+        import redis
+
+        try:
+            redis.Redis.from_url(
+                os.environ["REDIS_URL"], socket_connect_timeout=3
+            ).ping()
+        except redis.RedisError as exc:
+            pytest.fail(
+                f"REDIS_URL is set but Redis is unreachable: {exc}", pytrace=False
+            )
+    if os.environ.get("DATABASE_URL", "").startswith("postgres"):
+        import psycopg
+
+        try:
+            psycopg.connect(
+                os.environ["DATABASE_URL"].replace("/gatesite", "/postgres"),
+                connect_timeout=3,
+            ).close()
+        except psycopg.Error as exc:
+            pytest.fail(
+                f"DATABASE_URL is set but PostgreSQL is unreachable: {exc}",
+                pytrace=False,
+            )
+
+
+@pytest.fixture
+def rules(db: None) -> None:
+    """Every ruler, geas and revision of data/rules.json, as `make run` loads them."""
+    from cards.rules_loading import rules_load
+
+    rules_load()
+
+
+@pytest.fixture
+def user(db: None) -> Any:
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.create_user(
+        "alice", "alice@example.com", "correct horse battery"
+    )
+
+
+@pytest.fixture
+def other_user(db: None) -> Any:
+    """Charlie should have no access to Alice's things."""
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.create_user(
+        "charlie", "charlie@example.com", "correct horse battery"
+    )
+
+
+@pytest.fixture
+def celery_worker_on_redis(transactional_db: None) -> Iterator[Any]:
+    """A real Celery worker consuming from Redis when REDIS_URL is set; eager in-process otherwise.
+
+    The worker runs in a thread of this process against the same test database, so tests
+    that use it need committed data (hence transactional_db).
+    """
+    from django.conf import settings
+
+    from gatesite.celery import app
+
+    if not settings.REDIS_URL:
+        yield None
+        return
+    from celery.contrib.testing.worker import start_worker
+
+    app.conf.task_always_eager = False
+    try:
+        with start_worker(
+            app, pool="solo", perform_ping_check=False, shutdown_timeout=10
+        ) as worker:
+            yield worker
+    finally:
+        app.conf.task_always_eager = True
