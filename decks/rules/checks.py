@@ -6,26 +6,22 @@ where the limit comes from (the ruler's own rule, or the geas that changed it).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from .ruleset import RulesInForce
 from .types import ENERGY, UNIT, CardFacts, Deck, Violation
 
 
 @dataclass(slots=True)
-class NameTally:
-    card: CardFacts
-    count: int = 0
-    printings: set[str | None] = field(default_factory=set)
-
-
-@dataclass(slots=True)
 class Tally:
-    """The deck counted once, so each check is a pass over a few dozen names."""
+    """The deck counted once, so each check is one pass over a few dozen names."""
 
     deck: Deck
-    names: dict[str, NameTally]
+    cards: dict[str, CardFacts]
+    counts: dict[str, int]
+    # Collector numbers the player named for each card (None: named by card name only).
+    printings: dict[str, set[str | None]]
     size: int
     level: int
     cnt: int
@@ -34,27 +30,34 @@ class Tally:
 
     @classmethod
     def of(cls, deck: Deck) -> Tally:
-        names: dict[str, NameTally] = {}
-        size = level = cnt = 0
+        cards: dict[str, CardFacts] = {}
+        counts: dict[str, int] = {}
+        printings: dict[str, set[str | None]] = {}
         faction_counts: dict[str, int] = {}
+        size = level = cnt = 0
         for entry in deck.main:
-            card = entry.card
-            tally = names.get(card.name)
-            if tally is None:
-                tally = names[card.name] = NameTally(card)
-            tally.count += entry.count
-            tally.printings.add(entry.printing)
-            size += entry.count
-            if card.level is not None:
-                level += card.level * entry.count
+            card, count = entry.card, entry.count
+            name = card.name
+            if name in counts:
+                counts[name] += count
+                printings[name].add(entry.printing)
+            else:
+                cards[name] = card
+                counts[name] = count
+                printings[name] = {entry.printing}
+            size += count
+            if card.level:
+                level += card.level * count
             if card.cnt:
-                cnt += entry.count
+                cnt += count
             if card.faction is not None:
                 faction_counts[card.faction] = (
-                    faction_counts.get(card.faction, 0) + entry.count
+                    faction_counts.get(card.faction, 0) + count
                 )
         resources = sum(entry.count for entry in deck.resources)
-        return cls(deck, names, size, level, cnt, resources, faction_counts)
+        return cls(
+            deck, cards, counts, printings, size, level, cnt, resources, faction_counts
+        )
 
 
 Check = Callable[[Tally, RulesInForce], list[Violation]]
@@ -80,8 +83,9 @@ def check_deck_size(t: Tally, r: RulesInForce) -> list[Violation]:
 
 def check_card_type(t: Tally, r: RulesInForce) -> list[Violation]:
     out = []
-    energy = sorted(n for n, nt in t.names.items() if nt.card.type == ENERGY)
+    energy = [n for n, card in t.cards.items() if card.type == ENERGY]
     if energy:
+        energy.sort()
         out.append(
             Violation(
                 "card_type",
@@ -121,12 +125,13 @@ def check_max_factions(t: Tally, r: RulesInForce) -> list[Violation]:
     for scope, limit in r.deck.max_factions.items():
         if limit is None:
             continue
-        counts: dict[str, int] = {}
-        for nt in t.names.values():
-            card = nt.card
-            if card.faction is None or not _in_scope(card, scope):
-                continue
-            counts[card.faction] = counts.get(card.faction, 0) + nt.count
+        if scope == "all":
+            counts = t.faction_counts
+        else:
+            counts = {}
+            for name, card in t.cards.items():
+                if card.faction is not None and _in_scope(card, scope):
+                    counts[card.faction] = counts.get(card.faction, 0) + t.counts[name]
         if len(counts) <= limit:
             continue
         # The factions with the fewest cards are the ones the player most likely wants to cut.
@@ -134,8 +139,8 @@ def check_max_factions(t: Tally, r: RulesInForce) -> list[Violation]:
         extra = set(ranked[limit:])
         cards = sorted(
             n
-            for n, nt in t.names.items()
-            if nt.card.faction in extra and _in_scope(nt.card, scope)
+            for n, card in t.cards.items()
+            if card.faction in extra and _in_scope(card, scope)
         )
         out.append(
             Violation(
@@ -153,7 +158,7 @@ def check_unit_attribute(t: Tally, r: RulesInForce) -> list[Violation]:
     if not r.deck.unit_attribute_choice:
         return []
     chosen = t.deck.attribute
-    units = sorted(n for n, nt in t.names.items() if nt.card.type == UNIT)
+    units = sorted(n for n, card in t.cards.items() if card.type == UNIT)
     if not chosen:
         return [
             Violation(
@@ -163,7 +168,7 @@ def check_unit_attribute(t: Tally, r: RulesInForce) -> list[Violation]:
                 r.source_of("unit_attribute_choice"),
             )
         ]
-    missing = [n for n in units if chosen not in t.names[n].card.attributes]
+    missing = [n for n in units if chosen not in t.cards[n].attributes]
     if not missing:
         return []
     return [
@@ -186,14 +191,18 @@ def copy_limit(card: CardFacts, r: RulesInForce) -> int:
 
 def check_max_copies(t: Tally, r: RulesInForce) -> list[Violation]:
     out = []
-    for name in sorted(t.names):
-        nt = t.names[name]
-        limit = copy_limit(nt.card, r)
-        if nt.count > limit:
+    floor = min(
+        [r.deck.max_copies, *(e.max_copies for e in r.deck.max_copies_exceptions)]
+    )
+    for name, count in t.counts.items():
+        if count <= floor:
+            continue
+        limit = copy_limit(t.cards[name], r)
+        if count > limit:
             out.append(
                 Violation(
                     "max_copies",
-                    f"{nt.count} copies of {name}; {r.ruler} allows at most {limit}.",
+                    f"{count} copies of {name}; {r.ruler} allows at most {limit}.",
                     (name,),
                     r.source_of(
                         "max_copies_exceptions"
@@ -202,6 +211,7 @@ def check_max_copies(t: Tally, r: RulesInForce) -> list[Violation]:
                     ),
                 )
             )
+    out.sort(key=lambda v: v.cards)
     return out
 
 
@@ -209,9 +219,10 @@ def check_legend_cap(t: Tally, r: RulesInForce) -> list[Violation]:
     cap = r.deck.legend_cap
     if cap is None:
         return []
-    legends = sorted(n for n, nt in t.names.items() if nt.card.legend)
+    legends = [n for n, card in t.cards.items() if card.legend]
     if len(legends) <= cap:
         return []
+    legends.sort()
     allowed = f"at most {cap}" if cap else "none"
     return [
         Violation(
@@ -227,15 +238,17 @@ def check_legend_copies(t: Tally, r: RulesInForce) -> list[Violation]:
     limit = r.deck.legend_max_copies
     if limit is None:
         return []
+    over = sorted(
+        n for n, card in t.cards.items() if card.legend and t.counts[n] > limit
+    )
     return [
         Violation(
             "legend_copies",
-            f"{nt.count} copies of the legendary card {name}; {r.ruler} allows at most {limit}.",
+            f"{t.counts[name]} copies of the legendary card {name}; {r.ruler} allows at most {limit}.",
             (name,),
             r.source_of("legend_max_copies"),
         )
-        for name, nt in sorted(t.names.items())
-        if nt.card.legend and nt.count > limit
+        for name in over
     ]
 
 
@@ -243,7 +256,7 @@ def check_level_cap(t: Tally, r: RulesInForce) -> list[Violation]:
     cap = r.deck.level_cap
     if cap is None or t.level <= cap:
         return []
-    cards = sorted(n for n, nt in t.names.items() if nt.card.level)
+    cards = sorted(n for n, card in t.cards.items() if card.level)
     return [
         Violation(
             "level_cap",
@@ -258,7 +271,7 @@ def check_cnt_cap(t: Tally, r: RulesInForce) -> list[Violation]:
     cap = r.deck.cnt_cap
     if cap is None or t.cnt <= cap:
         return []
-    cards = sorted(n for n, nt in t.names.items() if nt.card.cnt)
+    cards = sorted(n for n, card in t.cards.items() if card.cnt)
     return [
         Violation(
             "cnt_cap",
@@ -273,9 +286,7 @@ def check_negative_level(t: Tally, r: RulesInForce) -> list[Violation]:
     if r.deck.allow_negative_levels:
         return []
     cards = sorted(
-        n
-        for n, nt in t.names.items()
-        if nt.card.level is not None and nt.card.level < 0
+        n for n, card in t.cards.items() if card.level is not None and card.level < 0
     )
     if not cards:
         return []
@@ -289,20 +300,21 @@ def check_negative_level(t: Tally, r: RulesInForce) -> list[Violation]:
     ]
 
 
-def in_pool(nt: NameTally, r: RulesInForce) -> bool:
+def in_pool(card: CardFacts, printings: set[str | None], r: RulesInForce) -> bool:
+    """Whether a card may be in the deck under the ruler's card pool, given the printings named."""
     pool = r.deck.card_pool
     if pool is None:
         return True
-    card = nt.card
     if card.faction in pool.factions or not pool.attributes.isdisjoint(card.attributes):
         return True
     if not pool.collector_number_prefixes:
         return False
-    if pool.same_name or None in nt.printings:
+    numbers: Iterable[str | None]
+    if pool.same_name or None in printings:
         # Any printing of the name will do (by rule, or because the player named no printing).
-        numbers: set[str | None] | tuple[str, ...] = card.collector_numbers
+        numbers = card.collector_numbers
     else:
-        numbers = nt.printings
+        numbers = printings
     return any(n and n.startswith(pool.collector_number_prefixes) for n in numbers)
 
 
@@ -310,7 +322,9 @@ def check_card_pool(t: Tally, r: RulesInForce) -> list[Violation]:
     pool = r.deck.card_pool
     if pool is None:
         return []
-    outside = sorted(n for n, nt in t.names.items() if not in_pool(nt, r))
+    outside = sorted(
+        n for n, card in t.cards.items() if not in_pool(card, t.printings[n], r)
+    )
     if not outside:
         return []
     return [
@@ -331,7 +345,7 @@ def check_faction_quota(t: Tally, r: RulesInForce) -> list[Violation]:
         Violation(
             "faction_quota",
             f"{count} cards from {faction}; {r.ruler} allows at most {quota} cards from each faction.",
-            tuple(sorted(n for n, nt in t.names.items() if nt.card.faction == faction)),
+            tuple(sorted(n for n, card in t.cards.items() if card.faction == faction)),
             r.source_of("faction_quota"),
         )
         for faction, count in sorted(t.faction_counts.items())
@@ -340,7 +354,8 @@ def check_faction_quota(t: Tally, r: RulesInForce) -> list[Violation]:
 
 
 def check_banned_card(t: Tally, r: RulesInForce) -> list[Violation]:
-    banned = sorted(r.deck.banned_cards.intersection(t.names))
+    if not r.deck.banned_cards:
+        return []
     return [
         Violation(
             "banned_card",
@@ -348,7 +363,7 @@ def check_banned_card(t: Tally, r: RulesInForce) -> list[Violation]:
             (name,),
             r.source_of("banned_cards"),
         )
-        for name in banned
+        for name in sorted(r.deck.banned_cards.intersection(t.cards))
     ]
 
 

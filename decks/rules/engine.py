@@ -21,7 +21,7 @@ def summarize(tally: Tally) -> Summary:
         size=tally.size,
         level=tally.level,
         cnt=tally.cnt,
-        legends=sum(1 for nt in tally.names.values() if nt.card.legend),
+        legends=sum(1 for card in tally.cards.values() if card.legend),
         factions=tuple(sorted(tally.faction_counts)),
         resources=tally.resources,
     )
