@@ -7,6 +7,7 @@ from typing import Any
 
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, serializers
 from rest_framework.request import Request
@@ -25,9 +26,7 @@ def _as_of(request: Request) -> date:
     try:
         return date.fromisoformat(raw)
     except ValueError as exc:
-        raise serializers.ValidationError(
-            {"as_of": f"'{raw}' is not a YYYY-MM-DD date."}
-        ) from exc
+        raise serializers.ValidationError({"as_of": f"'{raw}' is not a YYYY-MM-DD date."}) from exc
 
 
 class RulerRevisionSerializer(serializers.ModelSerializer):
@@ -63,40 +62,42 @@ def _revision_on(revisions: list[Any], on: date) -> Any:
     return max(eligible, key=lambda r: r.effective_from) if eligible else None
 
 
-_AS_OF = OpenApiParameter(
-    "as_of", str, description="Rules date YYYY-MM-DD (default: today)."
-)
+_AS_OF = OpenApiParameter("as_of", str, description="Rules date YYYY-MM-DD (default: today).")
 
 
 class RulerListApi(APIView):
     """Every ruler with the rules in force on `as_of` (rulers with none in force show nulls)."""
 
-    @extend_schema(parameters=[_AS_OF], responses={200: dict})
+    @extend_schema(
+        operation_id="rulers_list",
+        parameters=[_AS_OF],
+        responses={200: OpenApiTypes.OBJECT},
+    )
     def get(self, request: Request) -> Response:
         on = _as_of(request)
         rulers = Ruler.objects.prefetch_related("revisions", "geases")
-        return Response(
-            [_ruler_body(r, _revision_on(list(r.revisions.all()), on)) for r in rulers]
-        )
+        return Response([_ruler_body(r, _revision_on(list(r.revisions.all()), on)) for r in rulers])
 
 
 class RulerDetailApi(APIView):
-    @extend_schema(parameters=[_AS_OF], responses={200: dict})
+    @extend_schema(
+        operation_id="rulers_retrieve",
+        parameters=[_AS_OF],
+        responses={200: OpenApiTypes.OBJECT},
+    )
     def get(self, request: Request, slug: str) -> Response:
-        ruler = get_object_or_404(
-            Ruler.objects.prefetch_related("revisions", "geases"), slug=slug
-        )
-        return Response(
-            _ruler_body(
-                ruler, _revision_on(list(ruler.revisions.all()), _as_of(request))
-            )
-        )
+        ruler = get_object_or_404(Ruler.objects.prefetch_related("revisions", "geases"), slug=slug)
+        return Response(_ruler_body(ruler, _revision_on(list(ruler.revisions.all()), _as_of(request))))
 
 
 class GeasListApi(APIView):
     """Every geas: its target ruler and the modifications and additions in force on `as_of`."""
 
-    @extend_schema(parameters=[_AS_OF], responses={200: dict})
+    @extend_schema(
+        operation_id="geases_list",
+        parameters=[_AS_OF],
+        responses={200: OpenApiTypes.OBJECT},
+    )
     def get(self, request: Request) -> Response:
         on = _as_of(request)
         body = []
@@ -107,12 +108,8 @@ class GeasListApi(APIView):
                     "slug": geas.slug,
                     "name": geas.name,
                     "ruler": geas.ruler.slug,
-                    "rules_effective_from": revision.effective_from
-                    if revision
-                    else None,
-                    "modifications": revision.data["modifications"]
-                    if revision
-                    else None,
+                    "rules_effective_from": revision.effective_from if revision else None,
+                    "modifications": revision.data["modifications"] if revision else None,
                     "additions": revision.data["additions"] if revision else None,
                 }
             )

@@ -22,9 +22,7 @@ SUPPORTED_FORMAT_VERSIONS = {1}
 
 
 def data_sha256(data: Any) -> str:
-    return hashlib.sha256(
-        json.dumps(data, sort_keys=True, ensure_ascii=False).encode()
-    ).hexdigest()
+    return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
 @dataclass
@@ -42,34 +40,24 @@ def rules_file_read(path: Path = RULES_FILE) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise RulesDataError(f"{path}: {exc}") from exc
     if payload.get("format_version") not in SUPPORTED_FORMAT_VERSIONS:
-        raise RulesDataError(
-            f"{path}: unsupported format_version {payload.get('format_version')!r}"
-        )
-    ruler_names = {
-        r["name"] for doc in payload["documents"] for r in doc.get("rulers", [])
-    }
+        raise RulesDataError(f"{path}: unsupported format_version {payload.get('format_version')!r}")
+    ruler_names = {r["name"] for doc in payload["documents"] for r in doc.get("rulers", [])}
     for d, doc in enumerate(payload["documents"]):
         where = f"{path}: documents[{d}] ({doc.get('key')})"
         try:
             date.fromisoformat(doc["effective_from"])
         except (KeyError, ValueError) as exc:
-            raise RulesDataError(
-                f"{where}: effective_from must be a YYYY-MM-DD date"
-            ) from exc
+            raise RulesDataError(f"{where}: effective_from must be a YYYY-MM-DD date") from exc
         for i, ruler in enumerate(doc.get("rulers", [])):
             try:
                 parse_ruler(ruler)
             except RulesDataError as exc:
-                raise RulesDataError(
-                    f"{where}: rulers[{i}] ({ruler.get('name')}): {exc}"
-                ) from exc
+                raise RulesDataError(f"{where}: rulers[{i}] ({ruler.get('name')}): {exc}") from exc
         for i, geas in enumerate(doc.get("geases", [])):
             try:
                 parse_geas(geas)
             except RulesDataError as exc:
-                raise RulesDataError(
-                    f"{where}: geases[{i}] ({geas.get('name')}): {exc}"
-                ) from exc
+                raise RulesDataError(f"{where}: geases[{i}] ({geas.get('name')}): {exc}") from exc
             if geas["target_ruler"] not in ruler_names:
                 raise RulesDataError(
                     f"{where}: geases[{i}] ({geas['name']}): unknown target ruler {geas['target_ruler']!r}"
@@ -141,10 +129,7 @@ def _rulers_upsert(documents: list[dict[str, Any]]) -> dict[str, Ruler]:
         ruler = Ruler.objects.filter(slug=identity["slug"]).first()
         if ruler is None:
             ruler = Ruler.objects.create(name=name, **identity)
-        elif (
-            any(getattr(ruler, k) != v for k, v in identity.items())
-            or ruler.name != name
-        ):
+        elif any(getattr(ruler, k) != v for k, v in identity.items()) or ruler.name != name:
             for key, value in identity.items():
                 setattr(ruler, key, value)
             ruler.name = name
@@ -178,11 +163,7 @@ def _revision_upsert(
         result.created.append(label)
         return
     current = data_sha256(revision.data)
-    if (
-        current == sha
-        and revision.loaded_sha256 == sha
-        and revision.document == document
-    ):
+    if current == sha and revision.loaded_sha256 == sha and revision.document == document:
         result.unchanged += 1
         return
     if current != revision.loaded_sha256 and not force:

@@ -20,19 +20,11 @@ def ruler_list() -> QuerySet[Ruler]:
 
 
 def ruler_revision_in_force(*, ruler: Ruler, on: date) -> RulerRevision | None:
-    return (
-        ruler.revisions.filter(effective_from__lte=on)
-        .order_by("-effective_from")
-        .first()
-    )
+    return ruler.revisions.filter(effective_from__lte=on).order_by("-effective_from").first()
 
 
 def geas_revision_in_force(*, geas: Geas, on: date) -> GeasRevision | None:
-    return (
-        geas.revisions.filter(effective_from__lte=on)
-        .order_by("-effective_from")
-        .first()
-    )
+    return geas.revisions.filter(effective_from__lte=on).order_by("-effective_from").first()
 
 
 @dataclass(frozen=True)
@@ -50,9 +42,7 @@ class RulesChoice:
 _rules_cache: dict[tuple[object, ...], RulesInForce] = {}
 
 
-def rules_choice_get(
-    *, ruler_slug: str, geas_slug: str | None, on: date
-) -> RulesChoice:
+def rules_choice_get(*, ruler_slug: str, geas_slug: str | None, on: date) -> RulesChoice:
     """The rules in force for a ruler (and geas) on a date; ApplicationError names what is wrong."""
     ruler = Ruler.objects.filter(slug=ruler_slug).first()
     if ruler is None:
@@ -71,18 +61,14 @@ def rules_choice_get(
     if ruler_revision is None:
         first = ruler.revisions.order_by("effective_from").first()
         since = f"; its first rules are from {first.effective_from}" if first else ""
-        raise ApplicationError(
-            f"{ruler.name} has no rules in force on {on}{since}.", field="as_of"
-        )
+        raise ApplicationError(f"{ruler.name} has no rules in force on {on}{since}.", field="as_of")
     geas_revision = None
     if geas is not None:
         geas_revision = geas_revision_in_force(geas=geas, on=on)
         if geas_revision is None:
             first = geas.revisions.order_by("effective_from").first()
             since = f"; it is in force from {first.effective_from}" if first else ""
-            raise ApplicationError(
-                f"{geas.name} is not in force on {on}{since}.", field="as_of"
-            )
+            raise ApplicationError(f"{geas.name} is not in force on {on}{since}.", field="as_of")
     key = (
         ruler_revision.pk,
         ruler_revision.updated_at,
@@ -92,9 +78,7 @@ def rules_choice_get(
     rules = _rules_cache.get(key)
     if rules is None:
         try:
-            rules = rules_in_force(
-                ruler_revision.data, geas_revision.data if geas_revision else None
-            )
+            rules = rules_in_force(ruler_revision.data, geas_revision.data if geas_revision else None)
         except RulesDataError as exc:
             raise ApplicationError(f"The rules data is broken: {exc}") from exc
         _rules_cache[key] = rules
@@ -106,9 +90,7 @@ def card_queryset() -> QuerySet[Card]:
         Prefetch("attributes", queryset=Attribute.objects.only("name")),
         Prefetch(
             "printings",
-            queryset=Printing.objects.select_related("card_set").order_by(
-                "collector_number"
-            ),
+            queryset=Printing.objects.select_related("card_set").order_by("collector_number"),
         ),
     )
 
@@ -128,20 +110,14 @@ def card_facts(card: Card) -> CardFacts:
     )
 
 
-def cards_by_reference(
-    *, numbers: Iterable[str], names: Iterable[str]
-) -> tuple[dict[str, Card], dict[str, Card]]:
+def cards_by_reference(*, numbers: Iterable[str], names: Iterable[str]) -> tuple[dict[str, Card], dict[str, Card]]:
     """Cards for the collector numbers and names a deck list uses, in two queries and their prefetches."""
     numbers, names = set(numbers), set(names)
     by_number: dict[str, Card] = {}
     by_name: dict[str, Card] = {}
     if not numbers and not names:
         return by_number, by_name
-    cards = (
-        card_queryset()
-        .filter(Q(printings__collector_number__in=numbers) | Q(name__in=names))
-        .distinct()
-    )
+    cards = card_queryset().filter(Q(printings__collector_number__in=numbers) | Q(name__in=names)).distinct()
     for card in cards:
         by_name[card.name] = card
         for printing in card.printings.all():

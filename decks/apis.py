@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -16,14 +17,13 @@ from decks.rules.types import Report
 from decks.selectors import DeckListLine, deck_judge
 
 
+@extend_schema_field(OpenApiTypes.INT)
 class CountField(serializers.Field):
     """A JSON integer of at least 1; DRF's IntegerField would also take "4" and 4.0."""
 
     def to_internal_value(self, data: Any) -> int:
         if isinstance(data, bool) or not isinstance(data, int) or data < 1:
-            raise serializers.ValidationError(
-                f"Count must be a positive integer, got {data!r}."
-            )
+            raise serializers.ValidationError(f"Count must be a positive integer, got {data!r}.")
         return data
 
     def to_representation(self, value: int) -> int:
@@ -49,9 +49,7 @@ class DeckValidateApi(APIView):
         ruler = serializers.SlugField()
         geas = serializers.SlugField(required=False, allow_null=True, default=None)
         as_of = serializers.DateField(required=False, allow_null=True, default=None)
-        attribute = serializers.CharField(
-            required=False, allow_null=True, allow_blank=True, default=None
-        )
+        attribute = serializers.CharField(required=False, allow_null=True, allow_blank=True, default=None)
         main = DeckLineSerializer(many=True)
         resources = DeckLineSerializer(many=True, required=False, default=list)
 

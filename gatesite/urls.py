@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from . import views
+from . import apis, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -13,6 +13,7 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/v1/", include("cards.api_urls")),
     path("api/v1/", include("decks.api_urls")),
+    path("api/v1/ping/", apis.PingApi.as_view(), name="ping"),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
     path(
         "api/v1/docs/",

@@ -71,9 +71,7 @@ GEAS_KEYS = ["name", "target_ruler", "target_text", "modifications", "additions"
 
 # Appendix A ruler headings: "1. A - Apprentice", "EX - I. Janken Junkie",
 # "World Master Alpha 2020".
-A_HEADING_RE = re.compile(
-    r"^(?:\d+\. [A-Z] - .+|EX - [IVX]+\. .+|World Master \w+ 2020)$", re.M
-)
+A_HEADING_RE = re.compile(r"^(?:\d+\. [A-Z] - .+|EX - [IVX]+\. .+|World Master \w+ 2020)$", re.M)
 
 
 @cache
@@ -108,10 +106,7 @@ def sections(text: str, headings: list[str]) -> dict[str, list[str]]:
     lines = text.split("\n")
     starts = [lines.index(h) for h in headings]
     ends = [*starts[1:], len(lines)]
-    return {
-        h: [ln for ln in lines[s + 1 : e] if ln.strip()]
-        for h, s, e in zip(headings, starts, ends, strict=True)
-    }
+    return {h: [ln for ln in lines[s + 1 : e] if ln.strip()] for h, s, e in zip(headings, starts, ends, strict=True)}
 
 
 def appendix_a_rulers() -> list[dict[str, Any]]:
@@ -178,9 +173,7 @@ def test_it_lists_every_appendix_a_ruler_of_the_seed_in_order() -> None:
 
 def test_it_lists_every_geas_of_the_seed_in_order() -> None:
     lines = [ln for ln in appendix_b_text().split("\n") if ln.strip()]
-    names = [
-        lines[i - 1] for i, ln in enumerate(lines) if ln.startswith("Target Ruler: ")
-    ]
+    names = [lines[i - 1] for i, ln in enumerate(lines) if ln.startswith("Target Ruler: ")]
     assert names == [g["name"] for g in document(APPENDIX_B)["geases"]]
 
 
@@ -235,18 +228,14 @@ def test_it_matches_the_appendix_a_numbers_of_the_seed(heading: str) -> None:
 
     assert dc["deck_size"] == int(one(r"Deck size: (\d+)", lines)[1])
 
-    factions = [
-        m for ln in lines if (m := re.fullmatch(r"Maximum factions: (\S+)", ln))
-    ]
+    factions = [m for ln in lines if (m := re.fullmatch(r"Maximum factions: (\S+)", ln))]
     if factions:
         assert dc["max_factions"] == {"all": cap(factions[0][1])}
     else:
         units = one(r"Maximum factions for units: (\S+)", lines)[1]
         others = one(r"Maximum factions for cards other than units: (\S+)", lines)[1]
         assert dc["max_factions"] == {"units": cap(units), "non_units": cap(others)}
-    assert dc["unit_attribute_choice"] == any(
-        ln.startswith("Unit attribute requirement: ") for ln in lines
-    )
+    assert dc["unit_attribute_choice"] == any(ln.startswith("Unit attribute requirement: ") for ln in lines)
 
     m = one(
         r'Maximum copies of a card: (\d+)(?: for cards that include "([^"]+)"'
@@ -257,38 +246,22 @@ def test_it_matches_the_appendix_a_numbers_of_the_seed(heading: str) -> None:
         assert (dc["max_copies"], dc["max_copies_exceptions"]) == (int(m[1]), [])
     else:
         assert dc["max_copies"] == int(m[3])
-        assert dc["max_copies_exceptions"] == [
-            {"text_contains": m[2], "max_copies": int(m[1])}
-        ]
+        assert dc["max_copies_exceptions"] == [{"text_contains": m[2], "max_copies": int(m[1])}]
 
     assert dc["legend_cap"] == int(one(r"Legendary card cap: (\d+)", lines)[1])
-    assert dc["legend_max_copies"] == int(
-        one(r"Maximum copies of a Legendary card: (\d+)", lines)[1]
-    )
+    assert dc["legend_max_copies"] == int(one(r"Maximum copies of a Legendary card: (\d+)", lines)[1])
     assert dc["level_cap"] == cap(one(r"Deck level cap: (\d+|Unlimited)", lines)[1])
     assert dc["cnt_cap"] == int(one(r"CNT cap: (\d+)", lines)[1])
-    assert dc["allow_negative_levels"] == (
-        "You cannot have any card with a negative level in your deck." not in lines
-    )
+    assert dc["allow_negative_levels"] == ("You cannot have any card with a negative level in your deck." not in lines)
 
     prepare = [
-        int(m[1])
-        for ln in lines
-        if (
-            m := re.fullmatch(
-                r"Prepare (\d+) resource cards in addition to your deck\.", ln
-            )
-        )
+        int(m[1]) for ln in lines if (m := re.fullmatch(r"Prepare (\d+) resource cards in addition to your deck\.", ln))
     ]
     assert dc["resource_cards"] == (prepare[0] if prepare else 0)
 
-    m = one(
-        r"Zones: Attack zone: (\d+), Defense zone: (\d+), Set zone: (\d+)(\..*)?", lines
-    )
+    m = one(r"Zones: Attack zone: (\d+), Defense zone: (\d+), Set zone: (\d+)(\..*)?", lines)
     zones = r["zones"]
-    assert (zones["attack"], zones["defense"], zones["set"]) == tuple(
-        int(g) for g in m.groups()[:3]
-    )
+    assert (zones["attack"], zones["defense"], zones["set"]) == tuple(int(g) for g in m.groups()[:3])
     assert zones["text"] == m[0]
     rest = m[4] or ""
     assert zones["hand"] == ("no hand zone" not in rest)
@@ -335,9 +308,7 @@ def test_it_quotes_the_appendix_a_setup_turn_and_abilities_verbatim(
 def test_it_quotes_the_2020_deck_construction_lines_verbatim(index: int) -> None:
     rulers = document(RULEBOOK_2020)["rulers"]
     r = rulers[index]
-    lines = sections(seed_of(RULEBOOK_2020), [x["heading"] for x in rulers])[
-        r["heading"]
-    ]
+    lines = sections(seed_of(RULEBOOK_2020), [x["heading"] for x in rulers])[r["heading"]]
     start = lines.index("Deck Construction Rules") + 1
     expected = []
     for ln in lines[start:]:
@@ -370,14 +341,8 @@ def test_it_has_one_entry_per_geas_line_of_the_seed() -> None:
     per_geas = sections("\n".join(lines), [g["name"] for g in geases])
     for geas in geases:
         block = per_geas[geas["name"]]
-        mods_at = (
-            block.index("Rules Modifications:")
-            if "Rules Modifications:" in block
-            else None
-        )
-        adds_at = (
-            block.index("Rules Additions:") if "Rules Additions:" in block else None
-        )
+        mods_at = block.index("Rules Modifications:") if "Rules Modifications:" in block else None
+        adds_at = block.index("Rules Additions:") if "Rules Additions:" in block else None
         n_mods = n_adds = 0
         for i, ln in enumerate(block):
             if ln.startswith("-"):
@@ -419,9 +384,7 @@ def test_it_sets_the_numbers_the_geas_lines_state() -> None:
         r"Deck level cap: (\d+)": "deck_construction.level_cap",
         r"CNT cap: (\d+)": "deck_construction.cnt_cap",
         r"Life: (\d+)": "life",
-        r"Prepare (\d+) resource cards in addition to your deck\.": (
-            "deck_construction.resource_cards"
-        ),
+        r"Prepare (\d+) resource cards in addition to your deck\.": ("deck_construction.resource_cards"),
     }
     for geas in document(APPENDIX_B)["geases"]:
         for entry in geas["modifications"]:
@@ -448,9 +411,7 @@ def test_it_matches_the_setup_and_start_of_turn_numbers_to_their_text(
     (r,) = (r for r in appendix_a_rulers() if r["heading"] == heading)
     setup = r["setup"]
     text = setup["text"]
-    assert setup["resources_ready"] == _number(
-        r"Put (\d+) resource cards into your", text
-    )
+    assert setup["resources_ready"] == _number(r"Put (\d+) resource cards into your", text)
     assert setup["draw"] == _number(r"Draw (\d+) cards", text)
     assert setup["drive"] == _number(r"Drive (\d+)", text)
 
@@ -459,9 +420,7 @@ def test_it_matches_the_setup_and_start_of_turn_numbers_to_their_text(
     assert sot["drive"] == _number(r"Drive (\d+)", text)
     assert sot["draw"] == _number(r"Draw (\d+) cards", text)
     assert sot["ready_resources"] == _number(r"Ready (\d+) resources", text)
-    assert sot["resources_from_deck"] == _number(
-        r"Put the top (\d+) cards of your deck", text
-    )
+    assert sot["resources_from_deck"] == _number(r"Put the top (\d+) cards of your deck", text)
     summon = re.search(r"[Ss]ummon cap is (\d+|unlimited)", text)
     assert summon is not None
     assert sot["summon_cap"] == (None if summon[1] == "unlimited" else int(summon[1]))
