@@ -130,7 +130,12 @@ def _first_error(errors: Any, path: str = "") -> str:
     """The first validation error as one sentence naming its field, e.g. "main[2].count: …"."""
     if isinstance(errors, dict):
         for key, value in errors.items():
-            where = path if key == "non_field_errors" else f"{path}.{key}".lstrip(".")
+            if key == "non_field_errors":
+                where = path
+            elif isinstance(key, int):  # DRF reports a bad list item as {index: errors}
+                where = f"{path}[{key}]"
+            else:
+                where = f"{path}.{key}".lstrip(".")
             if found := _first_error(value, where):
                 return found
     elif isinstance(errors, list):

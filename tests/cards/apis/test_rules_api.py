@@ -12,9 +12,7 @@ def test_it_lists_all_21_current_rulers_with_their_rules(client, rules):
     body = response.json()
     assert len(body) == 21
     by_slug = {r["slug"]: r for r in body}
-    assert {"apprentice", "janken-junkie", "world-master-alpha-2020", "exvader"} <= set(
-        by_slug
-    )
+    assert {"apprentice", "janken-junkie", "world-master-alpha-2020", "exvader"} <= set(by_slug)
     apprentice = by_slug["apprentice"]
     assert (
         apprentice["code"],
@@ -91,9 +89,7 @@ def test_load_rules_keeps_an_admin_edit_unless_forced(rules):
     from cards.models import RulerRevision
     from cards.rules_loading import rules_load
 
-    revision = RulerRevision.objects.get(
-        ruler__slug="apprentice", effective_from="2023-12-04"
-    )
+    revision = RulerRevision.objects.get(ruler__slug="apprentice", effective_from="2023-12-04")
     revision.data = {**revision.data, "life": 13}
     revision.save()
 
