@@ -61,9 +61,7 @@ class Card(models.Model):
     name = models.CharField(max_length=200, unique=True)
     name_ja = models.CharField(max_length=200, blank=True)
     type = models.CharField(max_length=10, choices=CardType.choices)
-    faction = models.ForeignKey(
-        Faction, null=True, blank=True, on_delete=models.PROTECT, related_name="cards"
-    )
+    faction = models.ForeignKey(Faction, null=True, blank=True, on_delete=models.PROTECT, related_name="cards")
     attributes = models.ManyToManyField(Attribute, blank=True, related_name="cards")
     level = models.IntegerField(null=True, blank=True)
     atk = models.IntegerField(null=True, blank=True)
@@ -77,8 +75,7 @@ class Card(models.Model):
         ordering = ["name"]
         constraints = [
             models.CheckConstraint(
-                condition=models.Q(type=CardType.ENERGY)
-                | models.Q(level__isnull=False),
+                condition=models.Q(type=CardType.ENERGY) | models.Q(level__isnull=False),
                 name="card_level_required_unless_energy",
             ),
         ]
@@ -95,9 +92,7 @@ class Card(models.Model):
 class Printing(models.Model):
     collector_number = models.CharField(max_length=40, unique=True)
     card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="printings")
-    card_set = models.ForeignKey(
-        CardSet, on_delete=models.PROTECT, related_name="printings"
-    )
+    card_set = models.ForeignKey(CardSet, on_delete=models.PROTECT, related_name="printings")
     rarity = models.CharField(max_length=20, blank=True)
 
     class Meta:
@@ -113,13 +108,9 @@ class Ruler(models.Model):
     slug = models.SlugField(max_length=100, unique=True)
     name = models.CharField(max_length=100, unique=True)
     name_ja = models.CharField(max_length=100, blank=True)
-    code = models.CharField(
-        max_length=20, blank=True, help_text="Letter and number, e.g. D-4 or EX-I."
-    )
+    code = models.CharField(max_length=20, blank=True, help_text="Letter and number, e.g. D-4 or EX-I.")
     number = models.PositiveSmallIntegerField(null=True, blank=True)
-    position = models.PositiveSmallIntegerField(
-        default=0, help_text="Order in the comprehensive rules."
-    )
+    position = models.PositiveSmallIntegerField(default=0, help_text="Order in the comprehensive rules.")
 
     class Meta:
         ordering = ["position", "name"]
@@ -145,11 +136,7 @@ class RulerRevision(models.Model):
 
     class Meta:
         ordering = ["ruler__position", "-effective_from"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["ruler", "effective_from"], name="ruler_revision_unique_date"
-            )
-        ]
+        constraints = [models.UniqueConstraint(fields=["ruler", "effective_from"], name="ruler_revision_unique_date")]
 
     def __str__(self) -> str:
         return f"{self.ruler.name} from {self.effective_from}"
@@ -190,11 +177,7 @@ class GeasRevision(models.Model):
 
     class Meta:
         ordering = ["geas__name", "-effective_from"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["geas", "effective_from"], name="geas_revision_unique_date"
-            )
-        ]
+        constraints = [models.UniqueConstraint(fields=["geas", "effective_from"], name="geas_revision_unique_date")]
 
     def __str__(self) -> str:
         return f"{self.geas.name} from {self.effective_from}"

@@ -49,20 +49,10 @@ def deck_entries_resolve(
     def resolve(section: str, items: Sequence[DeckListLine]) -> tuple[DeckEntry, ...]:
         entries = []
         for i, line in enumerate(items):
-            card = (
-                by_number.get(line.number)
-                if line.number
-                else by_name.get(line.name or "")
-            )
+            card = by_number.get(line.number) if line.number else by_name.get(line.name or "")
             if card is None:
-                ref = (
-                    f"collector number '{line.number}'"
-                    if line.number
-                    else f"name '{line.name}'"
-                )
-                raise ApplicationError(
-                    f"{section}[{i}]: no card with {ref}.", field=f"{section}[{i}]"
-                )
+                ref = f"collector number '{line.number}'" if line.number else f"name '{line.name}'"
+                raise ApplicationError(f"{section}[{i}]: no card with {ref}.", field=f"{section}[{i}]")
             if card.name not in facts:
                 facts[card.name] = card_facts(card)
             entries.append(DeckEntry(facts[card.name], line.count, line.number))
@@ -84,10 +74,6 @@ def deck_judge(
     choice = rules_choice_get(ruler_slug=ruler, geas_slug=geas, on=on)
     if attribute and not attribute_exists(attribute):
         raise ApplicationError(f"Unknown attribute '{attribute}'.", field="attribute")
-    main_entries, resource_entries = deck_entries_resolve(
-        main=main, resources=resources
-    )
-    deck = Deck(
-        main=main_entries, resources=resource_entries, attribute=attribute or None
-    )
+    main_entries, resource_entries = deck_entries_resolve(main=main, resources=resources)
+    deck = Deck(main=main_entries, resources=resource_entries, attribute=attribute or None)
     return DeckJudgement(choice, deck, validate_deck(deck, choice.rules))

@@ -16,13 +16,9 @@ def configured_services_are_reachable() -> None:
         import redis
 
         try:
-            redis.Redis.from_url(
-                os.environ["REDIS_URL"], socket_connect_timeout=3
-            ).ping()
+            redis.Redis.from_url(os.environ["REDIS_URL"], socket_connect_timeout=3).ping()
         except redis.RedisError as exc:
-            pytest.fail(
-                f"REDIS_URL is set but Redis is unreachable: {exc}", pytrace=False
-            )
+            pytest.fail(f"REDIS_URL is set but Redis is unreachable: {exc}", pytrace=False)
     if os.environ.get("DATABASE_URL", "").startswith("postgres"):
         import psycopg
 
@@ -50,9 +46,7 @@ def rules(db: None) -> None:
 def user(db: None) -> Any:
     from django.contrib.auth import get_user_model
 
-    return get_user_model().objects.create_user(
-        "alice", "alice@example.com", "correct horse battery"
-    )
+    return get_user_model().objects.create_user("alice", "alice@example.com", "correct horse battery")
 
 
 @pytest.fixture
@@ -60,9 +54,7 @@ def other_user(db: None) -> Any:
     """Charlie should have no access to Alice's things."""
     from django.contrib.auth import get_user_model
 
-    return get_user_model().objects.create_user(
-        "charlie", "charlie@example.com", "correct horse battery"
-    )
+    return get_user_model().objects.create_user("charlie", "charlie@example.com", "correct horse battery")
 
 
 @pytest.fixture
@@ -83,9 +75,7 @@ def celery_worker_on_redis(transactional_db: None) -> Iterator[Any]:
 
     app.conf.task_always_eager = False
     try:
-        with start_worker(
-            app, pool="solo", perform_ping_check=False, shutdown_timeout=10
-        ) as worker:
+        with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10) as worker:
             yield worker
     finally:
         app.conf.task_always_eager = True

@@ -6,7 +6,7 @@ where the limit comes from (the ruler's own rule, or the geas that changed it).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .ruleset import RulesInForce
@@ -51,13 +51,9 @@ class Tally:
             if card.cnt:
                 cnt += count
             if card.faction is not None:
-                faction_counts[card.faction] = (
-                    faction_counts.get(card.faction, 0) + count
-                )
+                faction_counts[card.faction] = faction_counts.get(card.faction, 0) + count
         resources = sum(entry.count for entry in deck.resources)
-        return cls(
-            deck, cards, counts, printings, size, level, cnt, resources, faction_counts
-        )
+        return cls(deck, cards, counts, printings, size, level, cnt, resources, faction_counts)
 
 
 Check = Callable[[Tally, RulesInForce], list[Violation]]
@@ -94,9 +90,7 @@ def check_card_type(t: Tally, r: RulesInForce) -> list[Violation]:
                 "card types",
             )
         )
-    not_energy = sorted(
-        {e.card.name for e in t.deck.resources if e.card.type != ENERGY}
-    )
+    not_energy = sorted({e.card.name for e in t.deck.resources if e.card.type != ENERGY})
     if not_energy:
         out.append(
             Violation(
@@ -137,11 +131,7 @@ def check_max_factions(t: Tally, r: RulesInForce) -> list[Violation]:
         # The factions with the fewest cards are the ones the player most likely wants to cut.
         ranked = sorted(counts, key=lambda f: (-counts[f], f))
         extra = set(ranked[limit:])
-        cards = sorted(
-            n
-            for n, card in t.cards.items()
-            if card.faction in extra and _in_scope(card, scope)
-        )
+        cards = sorted(n for n, card in t.cards.items() if card.faction in extra and _in_scope(card, scope))
         out.append(
             Violation(
                 "max_factions",
@@ -191,9 +181,7 @@ def copy_limit(card: CardFacts, r: RulesInForce) -> int:
 
 def check_max_copies(t: Tally, r: RulesInForce) -> list[Violation]:
     out = []
-    floor = min(
-        [r.deck.max_copies, *(e.max_copies for e in r.deck.max_copies_exceptions)]
-    )
+    floor = min([r.deck.max_copies, *(e.max_copies for e in r.deck.max_copies_exceptions)])
     for name, count in t.counts.items():
         if count <= floor:
             continue
@@ -204,11 +192,7 @@ def check_max_copies(t: Tally, r: RulesInForce) -> list[Violation]:
                     "max_copies",
                     f"{count} copies of {name}; {r.ruler} allows at most {limit}.",
                     (name,),
-                    r.source_of(
-                        "max_copies_exceptions"
-                        if limit != r.deck.max_copies
-                        else "max_copies"
-                    ),
+                    r.source_of("max_copies_exceptions" if limit != r.deck.max_copies else "max_copies"),
                 )
             )
     out.sort(key=lambda v: v.cards)
@@ -238,9 +222,7 @@ def check_legend_copies(t: Tally, r: RulesInForce) -> list[Violation]:
     limit = r.deck.legend_max_copies
     if limit is None:
         return []
-    over = sorted(
-        n for n, card in t.cards.items() if card.legend and t.counts[n] > limit
-    )
+    over = sorted(n for n, card in t.cards.items() if card.legend and t.counts[n] > limit)
     return [
         Violation(
             "legend_copies",
@@ -285,9 +267,7 @@ def check_cnt_cap(t: Tally, r: RulesInForce) -> list[Violation]:
 def check_negative_level(t: Tally, r: RulesInForce) -> list[Violation]:
     if r.deck.allow_negative_levels:
         return []
-    cards = sorted(
-        n for n, card in t.cards.items() if card.level is not None and card.level < 0
-    )
+    cards = sorted(n for n, card in t.cards.items() if card.level is not None and card.level < 0)
     if not cards:
         return []
     return [
@@ -309,22 +289,23 @@ def in_pool(card: CardFacts, printings: set[str | None], r: RulesInForce) -> boo
         return True
     if not pool.collector_number_prefixes:
         return False
-    numbers: Iterable[str | None]
-    if pool.same_name or None in printings:
-        # Any printing of the name will do (by rule, or because the player named no printing).
-        numbers = card.collector_numbers
-    else:
-        numbers = printings
-    return any(n and n.startswith(pool.collector_number_prefixes) for n in numbers)
+    prefixes = pool.collector_number_prefixes
+    if pool.same_name:
+        # Any printing of the name will do, by rule.
+        return any(n.startswith(prefixes) for n in card.collector_numbers)
+    # Every printing the player named must be in the pool; copies named by card name
+    # only can be any printing of it.
+    return all(
+        any(n.startswith(prefixes) for n in card.collector_numbers) if p is None else p.startswith(prefixes)
+        for p in printings
+    )
 
 
 def check_card_pool(t: Tally, r: RulesInForce) -> list[Violation]:
     pool = r.deck.card_pool
     if pool is None:
         return []
-    outside = sorted(
-        n for n, card in t.cards.items() if not in_pool(card, t.printings[n], r)
-    )
+    outside = sorted(n for n, card in t.cards.items() if not in_pool(card, t.printings[n], r))
     if not outside:
         return []
     return [

@@ -148,29 +148,17 @@ def _str_list(value: Any, path: str) -> list[str]:
     return value
 
 
-def parse_deck_rules(
-    data: Mapping[str, Any], path: str = "deck_construction"
-) -> DeckRules:
+def parse_deck_rules(data: Mapping[str, Any], path: str = "deck_construction") -> DeckRules:
     factions = _get(data, "max_factions", path)
-    if (
-        not isinstance(factions, Mapping)
-        or not factions
-        or set(factions) - set(FACTION_SCOPES)
-    ):
-        raise RulesDataError(
-            f"{path}.max_factions: expected keys among {', '.join(FACTION_SCOPES)}"
-        )
+    if not isinstance(factions, Mapping) or not factions or set(factions) - set(FACTION_SCOPES):
+        raise RulesDataError(f"{path}.max_factions: expected keys among {', '.join(FACTION_SCOPES)}")
     pool_data = _get(data, "card_pool", path)
     pool = None
     if pool_data is not None:
         pp = f"{path}.card_pool"
         pool = CardPool(
-            factions=frozenset(
-                _str_list(_get(pool_data, "factions", pp), pp + ".factions")
-            ),
-            attributes=frozenset(
-                _str_list(_get(pool_data, "attributes", pp), pp + ".attributes")
-            ),
+            factions=frozenset(_str_list(_get(pool_data, "factions", pp), pp + ".factions")),
+            attributes=frozenset(_str_list(_get(pool_data, "attributes", pp), pp + ".attributes")),
             collector_number_prefixes=tuple(
                 _str_list(
                     _get(pool_data, "collector_number_prefixes", pp),
@@ -190,33 +178,19 @@ def parse_deck_rules(
         )
     return DeckRules(
         deck_size=_int(_get(data, "deck_size", path), path + ".deck_size"),
-        max_factions={
-            k: _int_or_none(v, f"{path}.max_factions.{k}") for k, v in factions.items()
-        },
-        unit_attribute_choice=_bool(
-            _get(data, "unit_attribute_choice", path), path + ".unit_attribute_choice"
-        ),
+        max_factions={k: _int_or_none(v, f"{path}.max_factions.{k}") for k, v in factions.items()},
+        unit_attribute_choice=_bool(_get(data, "unit_attribute_choice", path), path + ".unit_attribute_choice"),
         max_copies=_int(_get(data, "max_copies", path), path + ".max_copies"),
         max_copies_exceptions=tuple(exceptions),
         legend_cap=_int_or_none(_get(data, "legend_cap", path), path + ".legend_cap"),
-        legend_max_copies=_int_or_none(
-            _get(data, "legend_max_copies", path), path + ".legend_max_copies"
-        ),
+        legend_max_copies=_int_or_none(_get(data, "legend_max_copies", path), path + ".legend_max_copies"),
         level_cap=_int_or_none(_get(data, "level_cap", path), path + ".level_cap"),
         cnt_cap=_int_or_none(_get(data, "cnt_cap", path), path + ".cnt_cap"),
-        allow_negative_levels=_bool(
-            _get(data, "allow_negative_levels", path), path + ".allow_negative_levels"
-        ),
+        allow_negative_levels=_bool(_get(data, "allow_negative_levels", path), path + ".allow_negative_levels"),
         card_pool=pool,
-        faction_quota=_int_or_none(
-            _get(data, "faction_quota", path), path + ".faction_quota"
-        ),
-        banned_cards=frozenset(
-            _str_list(_get(data, "banned_cards", path), path + ".banned_cards")
-        ),
-        resource_cards=_int(
-            _get(data, "resource_cards", path), path + ".resource_cards"
-        ),
+        faction_quota=_int_or_none(_get(data, "faction_quota", path), path + ".faction_quota"),
+        banned_cards=frozenset(_str_list(_get(data, "banned_cards", path), path + ".banned_cards")),
+        resource_cards=_int(_get(data, "resource_cards", path), path + ".resource_cards"),
     )
 
 
@@ -251,9 +225,7 @@ def parse_geas(data: Mapping[str, Any]) -> None:
         for i, entry in enumerate(entries):
             ops = {k for k in ("set", "append") if k in entry}
             if len(ops) != 1 or not isinstance(entry[ops.pop()], Mapping):
-                raise RulesDataError(
-                    f"geas.{section}[{i}]: expected exactly one of 'set' or 'append' objects"
-                )
+                raise RulesDataError(f"geas.{section}[{i}]: expected exactly one of 'set' or 'append' objects")
 
 
 def apply_geas(ruler: Mapping[str, Any], geas: Mapping[str, Any]) -> dict[str, Any]:
@@ -278,31 +250,23 @@ def _walk(obj: dict[str, Any], dotted: str, where: str) -> tuple[dict[str, Any],
     *parents, last = dotted.split(".")
     for part in parents:
         if not isinstance(obj.get(part), dict):
-            raise RulesDataError(
-                f"{where}: '{dotted}' does not name a field of the ruler"
-            )
+            raise RulesDataError(f"{where}: '{dotted}' does not name a field of the ruler")
         obj = obj[part]
     if last not in obj:
         raise RulesDataError(f"{where}: '{dotted}' does not name a field of the ruler")
     return obj, last
 
 
-def rules_in_force(
-    ruler: Mapping[str, Any], geas: Mapping[str, Any] | None = None
-) -> RulesInForce:
+def rules_in_force(ruler: Mapping[str, Any], geas: Mapping[str, Any] | None = None) -> RulesInForce:
     """The rules a deck is judged by, for a ruler object and an optional geas object."""
     own = parse_ruler(ruler)
     if geas is None:
         return RulesInForce(ruler=ruler["name"], deck=own, profile=ruler, own_deck=own)
     if geas["target_ruler"] != ruler["name"]:
-        raise RulesDataError(
-            f"{geas['name']} is an oath for {geas['target_ruler']}, not for {ruler['name']}"
-        )
+        raise RulesDataError(f"{geas['name']} is an oath for {geas['target_ruler']}, not for {ruler['name']}")
     patched = apply_geas(ruler, geas)
     deck = parse_ruler(patched)
-    changed = frozenset(
-        name for name in DECK_FIELD_LABELS if getattr(deck, name) != getattr(own, name)
-    )
+    changed = frozenset(name for name in DECK_FIELD_LABELS if getattr(deck, name) != getattr(own, name))
     return RulesInForce(
         ruler=ruler["name"],
         deck=deck,

@@ -10,9 +10,7 @@ from decks.rules.ruleset import RulesDataError
 
 
 class Command(BaseCommand):
-    help = (
-        "Load every ruler, geas and rules revision from data/rules.json (idempotent)."
-    )
+    help = "Load every ruler, geas and rules revision from data/rules.json (idempotent)."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
@@ -36,8 +34,4 @@ class Command(BaseCommand):
             f"Rules loaded: {len(result.created)} created, {len(result.updated)} updated, {result.unchanged} unchanged."
         )
         for label in result.kept_admin_edits:
-            self.stdout.write(
-                self.style.WARNING(
-                    f"Kept admin edit of {label}; use --force to overwrite."
-                )
-            )
+            self.stdout.write(self.style.WARNING(f"Kept admin edit of {label}; use --force to overwrite."))
