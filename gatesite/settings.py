@@ -153,7 +153,7 @@ SPECTACULAR_SETTINGS = {
 # https://docs.celeryq.dev/en/stable/userguide/configuration.html
 # Without REDIS_URL, tasks run eagerly in-process: the same code path, no broker needed.
 REDIS_URL = env.str("REDIS_URL", default="")
-CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_BROKER_URL = REDIS_URL or "memory://localhost/"
 CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_EAGER_PROPAGATES = True
