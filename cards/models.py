@@ -6,9 +6,13 @@ limits, so rules fields live on Card and per-print facts on Printing.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.text import slugify
+
+from .folding import card_search_text
 
 
 class CardType(models.TextChoices):
@@ -70,6 +74,8 @@ class Card(models.Model):
     cnt = models.BooleanField(default=False)
     legend = models.BooleanField(default=False)
     text = models.TextField(blank=True)
+    # Folded names and text (cards.folding.card_search_text), kept in step by the importer.
+    search_text = models.TextField(blank=True, editable=False)
 
     class Meta:
         ordering = ["name"]
@@ -83,6 +89,10 @@ class Card(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.search_text = card_search_text(name=self.name, name_ja=self.name_ja, text=self.text)
+        super().save(*args, **kwargs)
 
     def clean(self) -> None:
         if self.type != CardType.ENERGY and self.level is None:

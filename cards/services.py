@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 from django.db import models, transaction
 from django.utils.text import slugify
 
+from .folding import card_search_text
 from .importers.parsing import consistency_errors, parse_card_file
 from .importers.records import (
     RULES_FIELDS,
@@ -224,7 +225,7 @@ def _cards_upsert(
     created = _create(Card, "name", new)
     existing.update(created)
     if changed:
-        Card.objects.bulk_update(changed, sorted(changed_fields), batch_size=BATCH_SIZE)
+        Card.objects.bulk_update(changed, [*sorted(changed_fields), "search_text"], batch_size=BATCH_SIZE)
     # A changed card's links are replaced whole: fewer queries than diffing pairs.
     for chunk in _chunks([c.pk for c in relink]):
         link_model.objects.filter(card_id__in=chunk).delete()
@@ -292,6 +293,7 @@ def _card_fill(card: Card, record: CardRecord, faction_ids: dict[str, int]) -> N
         if name not in ("faction", "attributes"):
             setattr(card, name, getattr(record, name))
     card.faction_id = faction_ids[record.faction] if record.faction else None
+    card.search_text = card_search_text(name=card.name, name_ja=card.name_ja, text=card.text)
 
 
 def _by_key(model: type[_M], key: str, values: Iterable[str]) -> dict[str, _M]:
