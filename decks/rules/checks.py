@@ -59,8 +59,8 @@ class Tally:
 Check = Callable[[Tally, RulesInForce], list[Violation]]
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+def _plural(n: int, word: str, plural: str | None = None) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {plural or word + 's'}"
 
 
 def check_deck_size(t: Tally, r: RulesInForce) -> list[Violation]:
@@ -190,7 +190,7 @@ def check_max_copies(t: Tally, r: RulesInForce) -> list[Violation]:
             out.append(
                 Violation(
                     "max_copies",
-                    f"{count} copies of {name}; {r.ruler} allows at most {limit}.",
+                    f"{_plural(count, 'copy', 'copies')} of {name}; {r.ruler} allows at most {limit}.",
                     (name,),
                     r.source_of("max_copies_exceptions" if limit != r.deck.max_copies else "max_copies"),
                 )
@@ -226,7 +226,7 @@ def check_legend_copies(t: Tally, r: RulesInForce) -> list[Violation]:
     return [
         Violation(
             "legend_copies",
-            f"{t.counts[name]} copies of the legendary card {name}; {r.ruler} allows at most {limit}.",
+            f"{_plural(t.counts[name], 'copy', 'copies')} of the legendary card {name}; {r.ruler} allows at most {limit}.",
             (name,),
             r.source_of("legend_max_copies"),
         )
@@ -337,12 +337,14 @@ def check_faction_quota(t: Tally, r: RulesInForce) -> list[Violation]:
 def check_banned_card(t: Tally, r: RulesInForce) -> list[Violation]:
     if not r.deck.banned_cards:
         return []
+    own = r.own_deck.banned_cards if r.own_deck else frozenset()
     return [
         Violation(
             "banned_card",
             f"{name} cannot be in the deck.",
             (name,),
-            r.source_of("banned_cards"),
+            # A ban the geas added is best explained by naming the geas alone.
+            f"banned by {r.geas}" if r.geas and name not in own else f"{r.ruler}'s rule",
         )
         for name in sorted(r.deck.banned_cards.intersection(t.cards))
     ]

@@ -30,8 +30,8 @@ DECK_FIELD_LABELS = {
     "allow_negative_levels": "negative-level rule",
     "card_pool": "card pool",
     "faction_quota": "per-faction quota",
-    "banned_cards": "banned cards",
-    "resource_cards": "resource cards",
+    "banned_cards": "list of banned cards",
+    "resource_cards": "number of resource cards",
 }
 
 
@@ -109,9 +109,11 @@ def _show(value: object) -> str:
     if value is None:
         return "unlimited"
     if isinstance(value, Mapping):
-        return ", ".join(f"{k.replace('_', '-')}: {_show(v)}" for k, v in value.items())
+        if set(value) == {"all"}:
+            return _show(value["all"])
+        return ", ".join(f"{_show(v)} for {k.replace('_', '-')}" for k, v in value.items())
     if isinstance(value, frozenset):
-        return ", ".join(sorted(value)) or "none"
+        return ", ".join(sorted(value)) or "empty"
     return str(value)
 
 

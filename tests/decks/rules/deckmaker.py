@@ -158,24 +158,26 @@ def rules_for(name: str, year: int | None = None, geas: str | None = None) -> Ru
 # --------------------------------------------------------------------------- cards and decks
 
 _serial = itertools.count(1)
+_DEFAULT: Any = object()
 
 
 def card(
     name: str,
     type: str = EVENT,
     *,
-    faction: str | None = "Crimson",
-    level: int | None = 0,
+    faction: str | None = _DEFAULT,
+    level: int | None = _DEFAULT,
     cnt: bool = False,
     legend: bool = False,
     text: str = "",
     attributes: Iterable[str] = (),
     collector_numbers: tuple[str, ...] | None = None,
 ) -> CardFacts:
-    """A synthetic card; energy cards default to no faction and no level."""
-    if type == ENERGY:
-        faction = None if faction == "Crimson" else faction
-        level = None if level == 0 else level
+    """A synthetic card: faction Crimson and level 0 unless said, none of either for energy."""
+    if faction is _DEFAULT:
+        faction = None if type == ENERGY else "Crimson"
+    if level is _DEFAULT:
+        level = None if type == ENERGY else 0
     if collector_numbers is None:
         collector_numbers = (f"{PLAIN_PREFIX}-{next(_serial):03d}",)
     return CardFacts(
@@ -328,7 +330,6 @@ class DeckMaker:
         attributes = set(facts.attributes)
         if facts.type == UNIT and self.d.unit_attribute_choice:
             attributes.add(CHOSEN_ATTRIBUTE)
-        numbers = facts.collector_numbers
         pool = self.d.card_pool
         n = next(self._numbers)
         if pool is not None and pool.collector_number_prefixes:

@@ -208,7 +208,9 @@ def test_breach_violation_names_cards_numbers_and_source(case: Case, breach: Bre
             assert v.source == "card types"
             continue
         fields = RULE_FIELDS[v.rule]
-        if any(touched_by_geas(case, f) for f in fields):
+        if v.rule == "banned_card" and touched_by_geas(case, "banned_cards"):
+            assert v.source == f"banned by {rules.geas}"
+        elif any(touched_by_geas(case, f) for f in fields):
             assert v.source.startswith(f"set by {rules.geas}; {rules.ruler}'s own ")
         else:
             assert v.source == f"{rules.ruler}'s rule"

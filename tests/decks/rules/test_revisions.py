@@ -263,7 +263,7 @@ def test_geas_sources_name_the_geas_and_the_rulers_own_value() -> None:
     assert (
         rules_for("Overlord", geas="Oath of the True King")
         .source_of("resource_cards")
-        .startswith("set by Oath of the True King; Overlord's own resource cards")
+        .startswith("set by Oath of the True King; Overlord's own number of resource cards")
     )
     lone = rules_for("Apprentice", geas="Oath of the Lone Banner").source_of("max_factions")
     assert lone.startswith("set by Oath of the Lone Banner; Apprentice's own ")
@@ -324,7 +324,7 @@ def test_sludge_zombie_is_banned_only_under_the_oath() -> None:
     assert report.rules_broken() == {"banned_card"}
     (violation,) = report.violations
     assert violation.cards == ("Sludge Zombie",)
-    assert violation.source.startswith("set by Oath of the Unstoppable Advance")
+    assert violation.source == "banned by Oath of the Unstoppable Advance"
 
 
 def test_unstoppable_advance_level_51_to_60() -> None:
