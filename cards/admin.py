@@ -1,18 +1,34 @@
 from __future__ import annotations
 
-from django.contrib import admin
+from typing import Any
 
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
+from django.utils import timezone
+
+from .forms import ImportUploadForm
+from .importers.records import ImportFileError
 from .models import (
     Attribute,
     Card,
     CardSet,
+    Erratum,
     Faction,
     Geas,
     GeasRevision,
+    ImportJob,
     Printing,
     Ruler,
     RulerRevision,
+    field_value_display,
 )
+from .selectors import import_job_get, import_job_same_file_applied
+from .services import import_job_create
 
 
 @admin.register(Faction)
@@ -36,13 +52,220 @@ class PrintingInline(admin.TabularInline):
     extra = 0
 
 
+class ErratumInline(admin.TabularInline):
+    """The card's errata history (recorded by imports; read-only here)."""
+
+    model = Erratum
+    extra = 0
+    fields = ["effective_date", "field", "old_display", "new_display", "job", "created_at"]
+    readonly_fields = fields
+    can_delete = False
+    verbose_name_plural = "errata history"
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.display(description="old value")
+    def old_display(self, erratum: Erratum) -> str:
+        return erratum.old_display
+
+    @admin.display(description="new value")
+    def new_display(self, erratum: Erratum) -> str:
+        return erratum.new_display
+
+
 @admin.register(Card)
 class CardAdmin(admin.ModelAdmin):
     list_display = ["name", "type", "faction", "level", "cnt", "legend"]
     list_filter = ["type", "faction", "cnt", "legend"]
     search_fields = ["name", "name_ja", "text", "printings__collector_number"]
     filter_horizontal = ["attributes"]
-    inlines = [PrintingInline]
+    inlines = [PrintingInline, ErratumInline]
+
+
+@admin.register(Erratum)
+class ErratumAdmin(admin.ModelAdmin):
+    """Every erratum; imports record them, an admin may only correct the effective date."""
+
+    list_display = ["card", "field", "old_display", "new_display", "effective_date", "job", "created_at"]
+    list_filter = ["field", "effective_date"]
+    list_select_related = ["card", "job"]
+    search_fields = ["card__name", "card__printings__collector_number"]
+    fields = ["card", "field", "old_display", "new_display", "effective_date", "job", "created_at"]
+    readonly_fields = ["card", "field", "old_display", "new_display", "job", "created_at"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Erratum]:
+        return super().get_queryset(request).defer("job__file_content")
+
+    @admin.display(description="old value")
+    def old_display(self, erratum: Erratum) -> str:
+        return erratum.old_display
+
+    @admin.display(description="new value")
+    def new_display(self, erratum: Erratum) -> str:
+        return erratum.new_display
+
+
+@admin.register(ImportJob)
+class ImportJobAdmin(admin.ModelAdmin):
+    """Import jobs: "Import card set" uploads a file as a job; a job's page shows its progress, then its result."""
+
+    list_display = ["id", "file_name", "status", "mode", "progress", "created_by", "created_at", "finished_at"]
+    list_display_links = ["id", "file_name"]
+    list_filter = ["status", "dry_run"]
+    list_select_related = ["created_by"]
+    search_fields = ["file_name", "file_sha256"]
+    date_hierarchy = "created_at"
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[ImportJob]:
+        # Never load the stored files (up to IMPORT_MAX_BYTES each) to list jobs.
+        return super().get_queryset(request).defer("file_content")
+
+    # A job is a record of what happened: created by the upload form, never edited.
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_upload_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm(f"{self.opts.app_label}.add_{self.opts.model_name}")
+
+    @admin.display(description="mode", ordering="dry_run")
+    def mode(self, job: ImportJob) -> str:
+        return "dry run" if job.dry_run else "apply"
+
+    @admin.display(description="rows")
+    def progress(self, job: ImportJob) -> str:
+        return f"{job.rows_done}/{job.rows_total}"
+
+    def get_urls(self) -> list[URLPattern]:
+        name = f"{self.opts.app_label}_{self.opts.model_name}"
+        return [
+            path("import/", self.admin_site.admin_view(self.upload_view), name=f"{name}_import"),
+            path("<int:job_id>/progress/", self.admin_site.admin_view(self.progress_view), name=f"{name}_progress"),
+            *super().get_urls(),
+        ]
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        extra_context = {**(extra_context or {}), "can_upload": self.has_upload_permission(request)}
+        return super().changelist_view(request, extra_context)
+
+    def upload_view(self, request: HttpRequest) -> HttpResponse:
+        """The "Import card set" form: a valid upload becomes a queued job, then its page."""
+        if not self.has_upload_permission(request):
+            raise PermissionDenied
+        form = ImportUploadForm(request.POST or None, request.FILES or None)
+        if request.method == "POST" and form.is_valid():
+            upload = form.cleaned_data["file"]
+            try:
+                job = import_job_create(
+                    file=upload,
+                    file_name=upload.name,
+                    user=request.user,
+                    dry_run=form.dry_run,
+                    errata_effective_date=form.cleaned_data["errata_effective_date"],
+                )
+            except ImportFileError as exc:
+                for error in exc.errors:
+                    form.add_error("file", str(error))
+            else:
+                same = import_job_same_file_applied(job=job)
+                if same is not None:
+                    messages.info(
+                        request,
+                        f"Import #{same.pk} already applied this same file on "
+                        f"{timezone.localtime(same.finished_at or same.created_at):%Y-%m-%d %H:%M}; "
+                        "this run should find nothing to change.",
+                    )
+                return redirect(f"admin:{self.opts.app_label}_{self.opts.model_name}_change", job.pk)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": "Import card set",
+            "form": form,
+            "media": self.media + form.media,
+        }
+        return TemplateResponse(request, "admin/cards/importjob/import_form.html", context)
+
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        """The job's page: progress while it runs (polled with htmx), then counts, diff and error report."""
+        job = self._job_or_404(request, object_id)
+        context = {
+            **self.admin_site.each_context(request),
+            **_job_context(job),
+            "opts": self.opts,
+            "title": str(job),
+            "original": job,
+            "has_delete_permission": self.has_delete_permission(request, job),
+        }
+        return TemplateResponse(request, "admin/cards/importjob/detail.html", context)
+
+    def progress_view(self, request: HttpRequest, job_id: int) -> HttpResponse:
+        """The progress fragment htmx polls; a plain request gets the whole page instead."""
+        job = self._job_or_404(request, str(job_id))
+        if not request.htmx:  # type: ignore[attr-defined]
+            return HttpResponseRedirect(
+                reverse(f"admin:{self.opts.app_label}_{self.opts.model_name}_change", args=[job.pk])
+            )
+        # admin_view() already marks it never_cache: every poll sees the job as it is now.
+        return TemplateResponse(request, "admin/cards/importjob/detail.html#job-status", _job_context(job))
+
+    def _job_or_404(self, request: HttpRequest, object_id: str) -> ImportJob:
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        job = import_job_get(job_id=int(object_id)) if object_id.isdigit() else None
+        if job is None:
+            raise Http404("No such import job.")
+        return job
+
+
+def _shown(value: object) -> str:
+    # Text values quoted, so a change of spacing or an empty text is visible.
+    return f"“{value}”" if isinstance(value, str) else field_value_display(value)
+
+
+_DIFF_SECTIONS = (
+    ("new_sets", "New sets"),
+    ("changed_sets", "Changed sets"),
+    ("new_factions", "New factions"),
+    ("new_attributes", "New attributes"),
+    ("new_cards", "New cards"),
+    ("changed_cards", "Changed cards (old → new)"),
+    ("new_printings", "New printings"),
+    ("changed_printings", "Changed printings (old → new)"),
+)
+
+
+def _job_context(job: ImportJob) -> dict[str, Any]:
+    sections = []
+    for key, title in _DIFF_SECTIONS:
+        section = (job.diff or {}).get(key) or {"total": 0, "items": []}
+        if section["total"]:
+            items = [
+                {
+                    "title": item.get("name") or item.get("collector_number") or item.get("code"),
+                    "changes": [{**c, "old": _shown(c["old"]), "new": _shown(c["new"])} for c in item["changes"]],
+                }
+                if "changes" in item
+                else item
+                for item in section["items"]
+            ]
+            hidden = section["total"] - len(items)
+            sections.append({"key": key, "title": title, "total": section["total"], "items": items, "more": hidden})
+    report = job.error_report or []
+    return {
+        "job": job,
+        "diff_sections": sections,
+        "error_report": report,
+        "errors_hidden": max(0, (job.counts or {}).get("bad_rows", len(report)) - len(report)),
+        "poll_every": "1s",
+    }
 
 
 @admin.register(Printing)

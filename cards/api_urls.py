@@ -9,4 +9,5 @@ urlpatterns = [
     path("rulers/<slug:slug>/", apis.RulerDetailApi.as_view(), name="ruler-detail"),
     path("geases/", apis.GeasListApi.as_view(), name="geas-list"),
     path("cards/", apis.CardListApi.as_view(), name="card-list"),
+    path("cards/<str:number>/", apis.CardDetailApi.as_view(), name="card-detail"),
 ]

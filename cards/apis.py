@@ -10,13 +10,14 @@ from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, serializers
+from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .filters import CardFilter
-from .models import Card, Geas, GeasRevision, Ruler, RulerRevision
-from .selectors import card_queryset
+from .models import Card, Erratum, Geas, GeasRevision, Ruler, RulerRevision
+from .selectors import card_get_by_collector_number, card_queryset
 
 
 def _as_of(request: Request) -> date:
@@ -157,3 +158,28 @@ class CardListApi(generics.ListAPIView):
     serializer_class = CardOutputSerializer
     filterset_class = CardFilter
     queryset = card_queryset()
+
+
+class ErratumOutputSerializer(serializers.ModelSerializer):
+    recorded_at = serializers.DateTimeField(source="created_at")
+
+    class Meta:
+        model = Erratum
+        fields = ["field", "old_value", "new_value", "effective_date", "recorded_at"]
+
+
+class CardDetailApi(APIView):
+    """One card by any of its collector numbers: rules fields, printings and errata history (newest first)."""
+
+    class OutputSerializer(CardOutputSerializer):
+        errata = ErratumOutputSerializer(many=True, read_only=True)
+
+        class Meta(CardOutputSerializer.Meta):
+            fields = [*CardOutputSerializer.Meta.fields, "errata"]
+
+    @extend_schema(operation_id="cards_retrieve", responses={200: OutputSerializer})
+    def get(self, request: Request, number: str) -> Response:
+        card = card_get_by_collector_number(number=number)
+        if card is None:
+            raise NotFound(f"No card has the collector number '{number}'.")
+        return Response(self.OutputSerializer(card).data)

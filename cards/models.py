@@ -6,10 +6,13 @@ limits, so rules fields live on Card and per-print facts on Printing.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils import timezone
 from django.utils.text import slugify
 
 from .folding import card_search_text
@@ -199,3 +202,135 @@ class GeasRevision(models.Model):
             parse_geas(self.data)
         except RulesDataError as exc:
             raise ValidationError({"data": str(exc)}) from exc
+
+
+class ImportJob(models.Model):
+    """One uploaded set file and its import: queued, run by a Celery worker, then its result.
+
+    The file itself is stored here (file_content): the database and Redis are the only
+    state shared between machines, so a worker anywhere can read what the web process got.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        SUCCEEDED = "succeeded", "Succeeded"
+        FAILED = "failed", "Failed"
+
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="card_import_jobs",
+    )
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    file_name = models.CharField(max_length=255)
+    file_sha256 = models.CharField(max_length=64, db_index=True)
+    file_size = models.PositiveBigIntegerField()
+    file_content = models.BinaryField(editable=False)
+    dry_run = models.BooleanField(default=False, help_text="Compute the diff only; write nothing to the catalog.")
+    errata_effective_date = models.DateField(
+        null=True,
+        blank=True,
+        help_text="Effective date of the errata this import records; empty: the set's release date.",
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True)
+    rows_total = models.PositiveIntegerField(default=0)
+    rows_done = models.PositiveIntegerField(default=0)
+    counts = models.JSONField(default=dict, blank=True)
+    # Every bad row (up to a cap): [{"file", "row", "field", "message"}].
+    error_report = models.JSONField(default=list, blank=True)
+    error = models.TextField(blank=True)
+    # New sets, cards and printings, changed fields per card (old -> new): see services.CatalogPlan.diff.
+    diff = models.JSONField(default=dict, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # Bumped while the job works; a running job whose heartbeat is older than the lease is stale.
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    # Which claim owns the job: a worker that lost its lease can no longer write.
+    attempts = models.PositiveSmallIntegerField(default=0)
+    celery_task_id = models.CharField(max_length=255, blank=True)
+
+    # A running job whose heartbeat is older than this lost its worker: it is retried or failed.
+    # Far longer than any gap between heartbeats (progress is written about every second).
+    LEASE = timedelta(minutes=10)
+    # Claims of one job before a lost worker means failure rather than another retry.
+    MAX_ATTEMPTS = 3
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["status", "heartbeat_at"])]
+
+    def __str__(self) -> str:
+        return f"Import #{self.pk} {self.file_name}"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in (self.Status.SUCCEEDED, self.Status.FAILED)
+
+    @property
+    def is_stale(self) -> bool:
+        """Running, but no heartbeat for the lease: its worker has probably stopped."""
+        return (
+            self.status == self.Status.RUNNING
+            and self.heartbeat_at is not None
+            and self.heartbeat_at < timezone.now() - self.LEASE
+        )
+
+    @property
+    def percent(self) -> int:
+        if self.status == self.Status.SUCCEEDED:
+            return 100
+        if not self.rows_total:
+            return 0
+        return min(100, self.rows_done * 100 // self.rows_total)
+
+
+class Erratum(models.Model):
+    """A change an import made to a rules field of an existing card: the card's errata history."""
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="errata")
+    field = models.CharField(max_length=20)
+    # JSON values as the import format has them: attributes a list, missing values null.
+    old_value = models.JSONField(null=True, blank=True)
+    new_value = models.JSONField(null=True, blank=True)
+    # The date the admin gave for the import, else the release date of the card's newest set in it.
+    effective_date = models.DateField(null=True, blank=True)
+    job = models.ForeignKey(ImportJob, null=True, blank=True, on_delete=models.SET_NULL, related_name="errata")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        # Newest first; an undated erratum (a set without a release date) after the dated ones.
+        ordering = ["card", models.F("effective_date").desc(nulls_last=True), "-created_at", "-id"]
+        verbose_name_plural = "errata"
+        constraints = [
+            # Belt and braces for idempotency: one job records a field of a card once.
+            models.UniqueConstraint(
+                fields=["job", "card", "field"],
+                condition=models.Q(job__isnull=False),
+                name="erratum_unique_per_job",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.card_id} {self.field} ({self.effective_date or 'undated'})"
+
+    @property
+    def old_display(self) -> str:
+        return field_value_display(self.old_value)
+
+    @property
+    def new_display(self) -> str:
+        return field_value_display(self.new_value)
+
+
+def field_value_display(value: object) -> str:
+    """A rules-field value as people read it (a plain string: templates escape it)."""
+    if value is None or value == "" or value == []:
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list | tuple):
+        return ", ".join(str(v) for v in value)
+    return str(value)

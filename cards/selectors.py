@@ -2,17 +2,43 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Case, Exists, Expression, F, Func, OuterRef, Prefetch, Q, QuerySet, TextField, Value, When
+from django.db.models.lookups import Contains, Exact
 
 from decks.rules.ruleset import RulesDataError, RulesInForce, rules_in_force
 from decks.rules.types import CardFacts
 from gatesite.errors import ApplicationError
 
-from .models import Attribute, Card, Geas, GeasRevision, Printing, Ruler, RulerRevision
+from .folding import fold
+from .models import (
+    Attribute,
+    Card,
+    CardSet,
+    Erratum,
+    Faction,
+    Geas,
+    GeasRevision,
+    ImportJob,
+    Printing,
+    Ruler,
+    RulerRevision,
+)
+from .search import (
+    MAX_LEVEL,
+    CardQuery,
+    Field,
+    QueryError,
+    Term,
+    match_names,
+    no_match_error,
+    parse_card_query,
+    resolve_type,
+)
 
 
 def ruler_list() -> QuerySet[Ruler]:
@@ -128,3 +154,275 @@ def cards_by_reference(*, numbers: Iterable[str], names: Iterable[str]) -> tuple
 
 def attribute_exists(name: str) -> bool:
     return Attribute.objects.filter(name=name).exists()
+
+
+# Card search: cards.search parses the query (pure); this adapts its terms to the ORM.
+
+CARD_SEARCH_MAX_LIMIT = 200
+
+
+@dataclass(frozen=True)
+class CardSearchResult:
+    """One page of search results; on a bad query `error` says why (and where) and there are no cards.
+
+    `query` is what the search box's text parsed to (None when it did not parse); the browser's
+    filters (faction=, type=, …) are not in it. `error_position` is the 0-based offset of the bad
+    token in the text typed, when the error is in the text.
+    """
+
+    cards: list[Card]
+    total: int
+    error: str | None = None
+    query: CardQuery | None = None
+    error_position: int | None = None
+
+
+def card_search(
+    *,
+    query: str,
+    limit: int = 60,
+    offset: int = 0,
+    faction: str | None = None,
+    type: str | None = None,
+    level_min: int | None = None,
+    level_max: int | None = None,
+    attribute: str | None = None,
+    cnt: bool | None = None,
+    legend: bool | None = None,
+    set_code: str | None = None,
+) -> CardSearchResult:
+    """Cards matching the search box's text and the browser's filters, best first; never raises on bad input.
+
+    1. Parse the text (cards.search); the filters become more terms, ANDed with the text's.
+    2. Resolve faction, attribute and set values to rows (one small query each, only when used).
+    3. Fetch the page with card_queryset()'s prefetches, so card_facts(card) needs no query, then
+       count unless the page shows the total already. At most 4 queries + 1 per kind of name
+       looked up in step 2, whatever the number of results.
+
+    Order: exact name match (English or Japanese, folded) first, then cards whose names contain
+    every word, then the rest; within each, by level (energy last) then name.
+    """
+    try:
+        parsed = parse_card_query(query)
+    except QueryError as exc:
+        return CardSearchResult(cards=[], total=0, error=exc.message, error_position=exc.position)
+    try:
+        terms = parsed.terms + _card_filter_terms(
+            faction=faction,
+            type=type,
+            level_min=level_min,
+            level_max=level_max,
+            attribute=attribute,
+            cnt=cnt,
+            legend=legend,
+            set_code=set_code,
+        )
+        condition = _card_search_condition(terms)
+    except QueryError as exc:
+        return CardSearchResult(cards=[], total=0, error=exc.message, query=parsed, error_position=exc.position)
+
+    limit = max(0, min(limit, CARD_SEARCH_MAX_LIMIT))
+    offset = max(0, offset)
+    cards = list(card_queryset().filter(condition).order_by(*_card_search_order(terms))[offset : offset + limit])
+    if len(cards) < limit and (cards or offset == 0):
+        # A short page is the last one: the total is known without counting.
+        total = offset + len(cards)
+    else:
+        total = Card.objects.filter(condition).count()
+    return CardSearchResult(cards=cards, total=total, query=parsed)
+
+
+def _card_filter_terms(
+    *,
+    faction: str | None,
+    type: str | None,
+    level_min: int | None,
+    level_max: int | None,
+    attribute: str | None,
+    cnt: bool | None,
+    legend: bool | None,
+    set_code: str | None,
+) -> tuple[Term, ...]:
+    """The browser's filters as terms; an empty string is an unset filter (a form's blank choice)."""
+    terms: list[Term] = []
+    if faction:
+        terms.append(Term(Field.FACTION, fold(faction), token=f"faction={faction}"))
+    if type:
+        terms.append(Term(Field.TYPE, resolve_type(type), token=f"type={type}"))
+    # Clamped, so an absurd bound cannot overflow a database integer; no card is that far out.
+    if level_min is not None:
+        terms.append(
+            Term(Field.LEVEL, max(-MAX_LEVEL, min(level_min, MAX_LEVEL)), op=">=", token=f"level_min={level_min}")
+        )
+    if level_max is not None:
+        terms.append(
+            Term(Field.LEVEL, max(-MAX_LEVEL, min(level_max, MAX_LEVEL)), op="<=", token=f"level_max={level_max}")
+        )
+    if attribute:
+        terms.append(Term(Field.ATTRIBUTE, fold(attribute), token=f"attribute={attribute}"))
+    if cnt is not None:
+        terms.append(Term(Field.CNT, True, negated=not cnt, token=f"cnt={cnt}"))
+    if legend is not None:
+        terms.append(Term(Field.LEGEND, True, negated=not legend, token=f"legend={legend}"))
+    if set_code:
+        terms.append(Term(Field.SET, fold(set_code), token=f"set={set_code}"))
+    return tuple(terms)
+
+
+_LEVEL_LOOKUPS = {"=": "exact", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}
+
+
+def _card_search_condition(terms: tuple[Term, ...]) -> Q:
+    """One Q for all the terms (AND); raises QueryError for a faction, attribute or set that names nothing."""
+    resolved = _card_search_names_resolve(terms)
+    condition = Q()
+    for term in terms:
+        match term.field:
+            case Field.TEXT:
+                # contains, not icontains: search_text is folded already, and a plain LIKE '%…%'
+                # is what the pg_trgm GIN index serves (UPPER(…) LIKE would not use it).
+                q = Q(search_text__contains=term.value)
+            case Field.NAME:
+                # The search_text test lets the trigram index narrow the rows; the names test
+                # keeps those where the match is in a name, not the card text.
+                q = Q(search_text__contains=term.value) if not term.negated else Q()
+                q &= _name_contains(str(term.value))
+            case Field.TYPE:
+                q = Q(type=term.value)
+            case Field.LEVEL:
+                q = Q(**{f"level__{_LEVEL_LOOKUPS[term.op]}": term.value})
+            case Field.CNT:
+                q = Q(cnt=True)
+            case Field.LEGEND:
+                q = Q(legend=True)
+            case Field.FACTION:
+                q = Q(faction_id__in=resolved[term])
+            case Field.ATTRIBUTE:
+                through = Card.attributes.through
+                q = Q(Exists(through.objects.filter(card_id=OuterRef("pk"), attribute_id__in=resolved[term])))
+            case Field.SET:
+                q = Q(Exists(Printing.objects.filter(card_id=OuterRef("pk"), card_set_id__in=resolved[term])))
+            case _:  # pragma: no cover - every Field is handled above
+                raise AssertionError(term.field)
+        # ~Q on a nullable column keeps the NULL rows: -lv<=2 and -f:volnar keep energy cards.
+        condition &= ~q if term.negated else q
+    return condition
+
+
+def _card_search_names_resolve(terms: tuple[Term, ...]) -> dict[Term, list[int]]:
+    """The faction, attribute or set ids each such term names (see match_names): one query per kind used."""
+    loaders: dict[Field, tuple[str, Callable[[], list[tuple[int, tuple[str, ...]]]]]] = {
+        Field.FACTION: (
+            "faction",
+            lambda: [
+                (pk, (name, name_ja, slug))
+                for pk, name, name_ja, slug in Faction.objects.order_by().values_list("pk", "name", "name_ja", "slug")
+            ],
+        ),
+        Field.ATTRIBUTE: (
+            "attribute",
+            lambda: [(pk, (name,)) for pk, name in Attribute.objects.order_by().values_list("pk", "name")],
+        ),
+        Field.SET: (
+            "set",
+            lambda: [(pk, (code,)) for pk, code in CardSet.objects.order_by().values_list("pk", "code")],
+        ),
+    }
+    resolved: dict[Term, list[int]] = {}
+    for field, (what, load) in loaders.items():
+        wanted = [t for t in terms if t.field is field]
+        if not wanted:
+            continue
+        candidates = load()
+        for term in wanted:
+            ids = match_names(str(term.value), candidates)
+            if not ids:
+                raise no_match_error(term, what, (names[0] for _, names in candidates))
+            resolved[term] = ids
+    return resolved
+
+
+class _SearchTextLine(Func):
+    """Line 1 or 2 of search_text ("" past its end): card_search_text() stores "name\nname_ja\ntext",
+    folded, leaving empty parts out, so line 1 is the folded English name and line 2 the folded
+    Japanese name when the card has one.
+
+    PostgreSQL's split_part works on bytes; left()/substr() with strpos() count characters and
+    measured 5x slower over 20 000 cards. SQLite has no split_part: substr/instr on the text
+    padded with two newlines, so both line breaks always exist.
+    """
+
+    output_field = TextField()
+
+    def __init__(self, number: int) -> None:
+        if number not in (1, 2):
+            raise ValueError(number)
+        self.number = number
+        super().__init__(F("search_text"))
+
+    def as_sql(self, compiler: Any, connection: Any, **extra_context: Any) -> tuple[str, list[Any]]:
+        column = self._column(compiler)
+        padded = f"({column} || char(10, 10))"
+        first_break = f"instr({padded}, char(10))"
+        if self.number == 1:
+            return f"substr({padded}, 1, {first_break} - 1)", []
+        rest = f"substr({padded}, {first_break} + 1)"
+        return f"substr({rest}, 1, instr({rest}, char(10)) - 1)", []
+
+    def as_postgresql(self, compiler: Any, connection: Any, **extra_context: Any) -> tuple[str, list[Any]]:
+        return f"split_part({self._column(compiler)}, chr(10), {self.number})", []
+
+    def _column(self, compiler: Any) -> str:
+        column, params = compiler.compile(self.get_source_expressions()[0])
+        if params:  # a column compiles to a name; repeating it in the SQL must not repeat parameters
+            raise ValueError(params)
+        return str(column)
+
+
+def _name_contains(word: str) -> Q:
+    """The folded English or Japanese name contains the folded word (not the card text)."""
+    return Q(Contains(_SearchTextLine(1), word)) | (~Q(name_ja="") & Q(Contains(_SearchTextLine(2), word)))
+
+
+def _card_search_order(terms: tuple[Term, ...]) -> list[Expression | str]:
+    """Exact folded name (EN or JA) first, then names holding every word, then the rest; by level, name."""
+    by_level: list[Expression | str] = [F("level").asc(nulls_last=True), "name"]
+    words = [str(t.value) for t in terms if t.field in (Field.TEXT, Field.NAME) and not t.negated]
+    if not words:
+        return by_level
+    phrase = " ".join(words)
+    exact = Q(Exact(_SearchTextLine(1), phrase)) | (~Q(name_ja="") & Q(Exact(_SearchTextLine(2), phrase)))
+    rank = Case(
+        When(exact, then=Value(0)),
+        When(Q(*(_name_contains(word) for word in words)), then=Value(1)),
+        default=Value(2),
+    )
+    return [rank.asc(), *by_level]
+
+
+# Card detail and import jobs.
+
+
+def card_get_by_collector_number(*, number: str) -> Card | None:
+    """The card printed under a collector number, with card_queryset()'s prefetches and its errata history."""
+    return (
+        card_queryset()
+        .prefetch_related(Prefetch("errata", queryset=Erratum.objects.all()))
+        .filter(printings__collector_number=number)
+        .first()
+    )
+
+
+def import_job_get(*, job_id: int) -> ImportJob | None:
+    """An import job without its stored file (up to IMPORT_MAX_BYTES: never loaded to show a page)."""
+    return ImportJob.objects.defer("file_content").select_related("created_by").filter(pk=job_id).first()
+
+
+def import_job_same_file_applied(*, job: ImportJob) -> ImportJob | None:
+    """An earlier job that applied the same file (same checksum): this one should find nothing to change."""
+    return (
+        ImportJob.objects.defer("file_content")
+        .filter(file_sha256=job.file_sha256, dry_run=False, status=ImportJob.Status.SUCCEEDED, pk__lt=job.pk)
+        .order_by("-pk")
+        .first()
+    )

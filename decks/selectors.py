@@ -1,12 +1,19 @@
-"""Reads for decks: turn a deck list into the engine's Deck and judge it."""
+"""Reads for decks: judge deck lists and drafts, and shape a draft for the editor."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q, QuerySet, Sum
+from django.http import Http404
+from django.utils import timezone
+
+from cards.models import Attribute, Card, CardSet, Faction, Geas, GeasRevision, Printing, Ruler
 from cards.selectors import (
     RulesChoice,
     attribute_exists,
@@ -15,8 +22,14 @@ from cards.selectors import (
     rules_choice_get,
 )
 from decks.rules.engine import validate_deck
-from decks.rules.types import Deck, DeckEntry, Report
+from decks.rules.hints import AttributeProposal, addition_blockers, natural_section, propose_attribute
+from decks.rules.meters import Meter, deck_meters
+from decks.rules.ruleset import RulesInForce
+from decks.rules.types import ENERGY, EVENT, FIELD, UNIT, CardFacts, DeckEntry, Report
+from decks.rules.types import Deck as RulesDeck
 from gatesite.errors import ApplicationError
+
+from .models import SECTIONS, Deck, DeckCard, DeckDraft, Section
 
 
 @dataclass(frozen=True)
@@ -31,7 +44,7 @@ class DeckListLine:
 @dataclass(frozen=True)
 class DeckJudgement:
     choice: RulesChoice
-    deck: Deck
+    deck: RulesDeck
     report: Report
 
 
@@ -75,5 +88,556 @@ def deck_judge(
     if attribute and not attribute_exists(attribute):
         raise ApplicationError(f"Unknown attribute '{attribute}'.", field="attribute")
     main_entries, resource_entries = deck_entries_resolve(main=main, resources=resources)
-    deck = Deck(main=main_entries, resources=resource_entries, attribute=attribute or None)
+    deck = RulesDeck(main=main_entries, resources=resource_entries, attribute=attribute or None)
     return DeckJudgement(choice, deck, validate_deck(deck, choice.rules))
+
+
+# ---------------------------------------------------------------- saved decks and drafts
+
+
+def deck_get_for_owner(*, public_id: str, user: Any, write: bool = False) -> Deck:
+    """The deck with this public id if `user` owns it.
+
+    Http404 if there is no such deck; for someone else's deck, Http404 when reading (a
+    private deck's existence is not revealed) and PermissionDenied (403) when writing.
+    """
+    deck = Deck.objects.select_related("ruler", "geas").filter(public_id=public_id).first()
+    if deck is None:
+        raise Http404("No such deck.")
+    if not user.is_authenticated or deck.owner_id != user.pk:
+        if write:
+            raise PermissionDenied("Only the owner can change this deck.")
+        raise Http404("No such deck.")
+    return deck
+
+
+def deck_list_for_owner(*, user: Any) -> QuerySet[Deck]:
+    """The owner's decks, last changed first, with their ruler, geas and main-deck size."""
+    return (
+        Deck.objects.filter(owner=user)
+        .select_related("ruler", "geas")
+        .annotate(size=Sum("cards__count", filter=Q(cards__section=Section.MAIN), default=0))
+        .order_by("-updated_at")
+    )
+
+
+def deck_draft_of(*, deck: Deck) -> DeckDraft:
+    """A saved deck as a draft (expects deck_get_for_owner's select_related); one query."""
+    sections: dict[str, dict[str, int]] = {s: {} for s in SECTIONS}
+    for number, section, count in DeckCard.objects.filter(deck=deck).values_list(
+        "printing__collector_number", "section", "count"
+    ):
+        sections[section][number] = count
+    return DeckDraft(
+        ruler=deck.ruler.slug,
+        geas=deck.geas.slug if deck.geas else None,
+        attribute=deck.attribute,
+        rules_date=deck.rules_date,
+        name=deck.name,
+        description=deck.description,
+        main=sections["main"],
+        resources=sections["resources"],
+        considering=sections["considering"],
+    )
+
+
+def deck_draft_new() -> DeckDraft:
+    """An empty draft for the first ruler of the rules; ApplicationError if no rules are loaded."""
+    slug = Ruler.objects.values_list("slug", flat=True).first()
+    if slug is None:
+        raise ApplicationError("No rulers are loaded yet (run `manage.py load_rules`).")
+    return DeckDraft(ruler=slug)
+
+
+@dataclass(frozen=True)
+class DraftJudgement:
+    """A draft resolved against the catalog and judged by the rules in force on its date."""
+
+    draft: DeckDraft
+    choice: RulesChoice
+    deck: RulesDeck
+    report: Report
+    # The engine's facts for every printing the draft names that the catalog has.
+    facts: dict[str, CardFacts]
+    # Collector numbers the draft names that the catalog does not have (left out of the deck).
+    missing: tuple[str, ...]
+
+
+def deck_draft_judge(*, draft: DeckDraft, today: date | None = None) -> DraftJudgement:
+    """Resolve and judge a draft: the rules (2-4 queries) and its cards (3 queries)."""
+    on = draft.rules_date or today or timezone.localdate()
+    choice = rules_choice_get(ruler_slug=draft.ruler, geas_slug=draft.geas, on=on)
+    numbers = draft.numbers()
+    facts = card_facts_by_number(numbers)
+
+    def entries(section: str) -> tuple[DeckEntry, ...]:
+        return tuple(
+            DeckEntry(facts[number], count, number)
+            for number, count in sorted(draft.section(section).items())
+            if number in facts
+        )
+
+    deck = RulesDeck(main=entries("main"), resources=entries("resources"), attribute=draft.attribute or None)
+    missing = tuple(sorted(numbers - set(facts)))
+    return DraftJudgement(draft, choice, deck, validate_deck(deck, choice.rules), facts, missing)
+
+
+def card_facts_by_number(numbers: Iterable[str]) -> dict[str, CardFacts]:
+    """The engine's facts (as cards.selectors.card_facts makes them) for printings, by collector number.
+
+    Three flat queries and no model instances: this runs on every change in the editor.
+    Printings of one name share one CardFacts object. Unknown numbers are left out.
+    """
+    numbers = set(numbers)
+    if not numbers:
+        return {}
+    rows = list(
+        Printing.objects.filter(collector_number__in=numbers).values_list(
+            "collector_number",
+            "card_id",
+            "card__name",
+            "card__type",
+            "card__faction__name",
+            "card__level",
+            "card__cnt",
+            "card__legend",
+            "card__text",
+        )
+    )
+    card_ids = {row[1] for row in rows}
+    attributes: dict[int, set[str]] = {}
+    for card_id, name in Card.attributes.through.objects.filter(card_id__in=card_ids).values_list(
+        "card_id", "attribute__name"
+    ):
+        attributes.setdefault(card_id, set()).add(name)
+    printed: dict[int, list[str]] = {}
+    for card_id, number in (
+        Printing.objects.filter(card_id__in=card_ids)
+        .order_by("collector_number")
+        .values_list("card_id", "collector_number")
+    ):
+        printed.setdefault(card_id, []).append(number)
+    by_card: dict[int, CardFacts] = {}
+    facts = {}
+    for number, card_id, name, card_type, faction, level, cnt, legend, text in rows:
+        if card_id not in by_card:
+            by_card[card_id] = CardFacts(
+                name=name,
+                type=card_type,
+                faction=faction,
+                attributes=frozenset(attributes.get(card_id, ())),
+                level=level,
+                cnt=cnt,
+                legend=legend,
+                text=text,
+                collector_numbers=tuple(printed.get(card_id, ())),
+            )
+        facts[number] = by_card[card_id]
+    return facts
+
+
+# ---------------------------------------------------------------- the editor
+
+
+def dom_safe(text: str) -> str:
+    """Text usable inside an HTML id (collector numbers are letters, digits and dashes already)."""
+    return re.sub(r"[^A-Za-z0-9_-]", "_", text)
+
+
+# Violations that name (nearly) every card of the deck: not worth highlighting each card for.
+_UNHIGHLIGHTED = frozenset({"deck_size", "level_cap"})
+_TYPE_GROUPS = ((UNIT, "Units"), (EVENT, "Events"), (FIELD, "Fields"), (ENERGY, "Energy (not allowed in the deck)"))
+
+
+@dataclass(frozen=True)
+class DeckLine:
+    """One printing in one section of the deck being edited."""
+
+    number: str
+    section: str
+    count: int
+    facts: CardFacts
+    # Codes of the violations that name this card.
+    rules: tuple[str, ...] = ()
+
+    @property
+    def flagged(self) -> bool:
+        return any(rule not in _UNHIGHLIGHTED for rule in self.rules)
+
+    @property
+    def target_section(self) -> str:
+        """Where the card goes out of the considering board."""
+        return natural_section(self.facts)
+
+    @property
+    def key(self) -> str:
+        """Section and collector number, as the change buttons name a line ("main 2025PS01-001")."""
+        return f"{self.section} {self.number}"
+
+    @property
+    def dom_id(self) -> str:
+        return f"{self.section}-{dom_safe(self.number)}"
+
+    @property
+    def meta(self) -> str:
+        """Level · faction · CNT · Legend · collector number, in one string (one template lookup)."""
+        f = self.facts
+        parts = [
+            f"Lv {f.level}" if f.level is not None else "",
+            f.faction or "",
+            "CNT" if f.cnt else "",
+            "Legend" if f.legend else "",
+            self.number,
+        ]
+        return " · ".join(p for p in parts if p)
+
+
+@dataclass(frozen=True)
+class LineGroup:
+    key: str
+    label: str
+    lines: list[DeckLine]
+
+    @property
+    def count(self) -> int:
+        return sum(line.count for line in self.lines)
+
+
+@dataclass(frozen=True)
+class Bar:
+    label: str
+    count: int
+    percent: int
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class DeckEditorState:
+    """Everything the editor shows of a draft: one place turns a draft into the page."""
+
+    judgement: DraftJudgement
+    meters: list[Meter]
+    groups: list[LineGroup]
+    resources: list[DeckLine]
+    considering: list[DeckLine]
+    show_resources: bool
+    curve: list[Bar]
+    factions: list[Bar]
+    proposal: AttributeProposal | None
+    # Copies of each card name in the deck and resources (what the card browser says is "in deck").
+    copies: dict[str, int]
+
+    @property
+    def draft(self) -> DeckDraft:
+        return self.judgement.draft
+
+    @property
+    def choice(self) -> RulesChoice:
+        return self.judgement.choice
+
+    @property
+    def rules(self) -> RulesInForce:
+        return self.judgement.choice.rules
+
+    @property
+    def report(self) -> Report:
+        return self.judgement.report
+
+    @property
+    def profile(self) -> Any:
+        """The ruler object in force (patched by the geas): life, ATK, STK, zones, setup, …"""
+        return self.judgement.choice.rules.profile
+
+    @property
+    def main_count(self) -> int:
+        return self.report.summary.size
+
+
+def deck_editor_state(*, draft: DeckDraft, today: date | None = None) -> DeckEditorState:
+    """Judge a draft and shape it for the editor: grouped deck, meters, charts, attribute proposal."""
+    judgement = deck_draft_judge(draft=draft, today=today)
+    report, rules = judgement.report, judgement.choice.rules
+    named: dict[str, list[str]] = {}
+    for violation in report.violations:
+        for name in violation.cards:
+            named.setdefault(name, []).append(violation.rule)
+
+    def lines(section: str) -> list[DeckLine]:
+        out = []
+        for number, count in draft.section(section).items():
+            facts = judgement.facts.get(number)
+            if facts is None:
+                continue
+            rules_named = tuple(dict.fromkeys(named.get(facts.name, ()))) if section != "considering" else ()
+            out.append(DeckLine(number, section, count, facts, rules_named))
+        out.sort(key=lambda ln: (_level_key(ln.facts.level), ln.facts.name, ln.number))
+        return out
+
+    main = lines("main")
+    groups = [
+        LineGroup(card_type, label, [ln for ln in main if ln.facts.type == card_type])
+        for card_type, label in _TYPE_GROUPS
+    ]
+    resources = lines("resources")
+    copies: dict[str, int] = {}
+    for entry in (*judgement.deck.main, *judgement.deck.resources):
+        copies[entry.card.name] = copies.get(entry.card.name, 0) + entry.count
+    return DeckEditorState(
+        judgement=judgement,
+        meters=deck_meters(judgement.deck, rules),
+        groups=[g for g in groups if g.lines],
+        resources=resources,
+        considering=lines("considering"),
+        show_resources=rules.deck.resource_cards > 0 or bool(resources),
+        curve=_level_curve(judgement.deck),
+        factions=_faction_breakdown(judgement.deck),
+        proposal=propose_attribute(judgement.deck, rules),
+        copies=copies,
+    )
+
+
+def _level_key(level: int | None) -> int:
+    return 10**6 if level is None else level
+
+
+def _level_curve(deck: RulesDeck) -> list[Bar]:
+    """Copies per level in the main deck, from the lowest level (0 at most) to the highest."""
+    per_level: dict[int, int] = {}
+    for entry in deck.main:
+        if entry.card.level is not None:
+            per_level[entry.card.level] = per_level.get(entry.card.level, 0) + entry.count
+    if not per_level:
+        return []
+    peak = max(per_level.values())
+    return [
+        Bar(str(level), per_level.get(level, 0), round(100 * per_level.get(level, 0) / peak))
+        for level in range(min(0, *per_level), max(per_level) + 1)
+    ]
+
+
+def _faction_breakdown(deck: RulesDeck) -> list[Bar]:
+    """Copies per faction in the main deck, largest first, with the units/non-units split."""
+    units: dict[str, int] = {}
+    others: dict[str, int] = {}
+    for entry in deck.main:
+        faction = entry.card.faction or "No faction"
+        bucket = units if entry.card.type == UNIT else others
+        bucket[faction] = bucket.get(faction, 0) + entry.count
+    size = sum(e.count for e in deck.main) or 1
+    totals = {f: units.get(f, 0) + others.get(f, 0) for f in {*units, *others}}
+    return [
+        Bar(faction, total, round(100 * total / size), f"{units.get(faction, 0)} units, {others.get(faction, 0)} other")
+        for faction, total in sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))
+    ]
+
+
+@dataclass(frozen=True)
+class GeasOption:
+    slug: str
+    name: str
+    in_force: bool
+    effective_from: date | None
+    changes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RulesOptions:
+    """What the rules pickers offer: every ruler, the geases targeting the chosen one, attributes."""
+
+    rulers: list[Ruler]
+    geases: list[GeasOption]
+    attributes: list[str]
+
+
+def deck_rules_options(*, choice: RulesChoice) -> RulesOptions:
+    """Two queries, three for rulers that choose a unit attribute."""
+    rulers = list(Ruler.objects.only("slug", "name", "code", "position"))
+    revisions: dict[int, list[GeasRevision]] = {}
+    geases: dict[int, Geas] = {}
+    for revision in (
+        GeasRevision.objects.filter(geas__ruler=choice.ruler)
+        .select_related("geas")
+        .order_by("geas__name", "effective_from")
+    ):
+        geases[revision.geas_id] = revision.geas
+        revisions.setdefault(revision.geas_id, []).append(revision)
+    options = []
+    for geas_id, geas in geases.items():
+        in_force = [r for r in revisions[geas_id] if r.effective_from <= choice.on]
+        shown = in_force[-1] if in_force else revisions[geas_id][0]
+        changes = tuple(
+            str(entry.get("text", ""))
+            for section in ("modifications", "additions")
+            for entry in shown.data.get(section, [])
+        )
+        options.append(GeasOption(geas.slug, geas.name, bool(in_force), shown.effective_from, changes))
+    attributes: list[str] = []
+    if choice.rules.deck.unit_attribute_choice:
+        attributes = list(Attribute.objects.values_list("name", flat=True))
+    return RulesOptions(rulers, options, attributes)
+
+
+@dataclass(frozen=True)
+class FilterChoices:
+    factions: list[tuple[str, str]]
+    attributes: list[str]
+    sets: list[tuple[str, str]]
+
+
+def card_filter_choices() -> FilterChoices:
+    """The card browser's filter options (three small queries)."""
+    return FilterChoices(
+        factions=list(Faction.objects.values_list("slug", "name")),
+        attributes=list(Attribute.objects.values_list("name", flat=True)),
+        sets=list(CardSet.objects.values_list("code", "name")),
+    )
+
+
+# ---------------------------------------------------------------- the card browser
+
+
+@dataclass(frozen=True)
+class CardHint:
+    """Whether one more copy of a printing can be added to the deck, and if not why."""
+
+    number: str
+    in_deck: int
+    blockers: list[str]
+
+    @property
+    def addable(self) -> bool:
+        return not self.blockers
+
+    @property
+    def ref(self) -> str:
+        """The collector number as it appears in element ids ("why-<ref>")."""
+        return dom_safe(self.number)
+
+
+@dataclass(frozen=True)
+class BrowserRow(CardHint):
+    """A search result with what adding one more copy to the deck would mean."""
+
+    card: Card
+    facts: CardFacts
+    # `number` is the printing the add button adds; these are the card's other printings.
+    other_numbers: tuple[str, ...]
+    section: str
+
+    @property
+    def meta(self) -> str:
+        """Type · level · faction · attributes · CNT · Legend · ATK/HP/STK, in one string."""
+        f, card = self.facts, self.card
+        parts = [
+            card.get_type_display(),
+            f"Lv {f.level}" if f.level is not None else "",
+            f.faction or "",
+            *sorted(f.attributes),
+            "CNT" if f.cnt else "",
+            "Legend" if f.legend else "",
+            f"{card.atk}/{card.hp}/{card.stk}" if card.atk is not None else "",
+        ]
+        return " · ".join(p for p in parts if p)
+
+
+@dataclass(frozen=True)
+class CardBrowserPage:
+    rows: list[BrowserRow]
+    total: int
+    offset: int
+    limit: int
+    error: str | None = None
+
+    @property
+    def shown(self) -> str:
+        """The printings on this page, for the hints a change redraws (decks.selectors.deck_card_hints)."""
+        return " ".join(row.number for row in self.rows)
+
+    @property
+    def first(self) -> int:
+        return self.offset + 1 if self.rows else 0
+
+    @property
+    def last(self) -> int:
+        return self.offset + len(self.rows)
+
+    @property
+    def next_offset(self) -> int | None:
+        return self.offset + self.limit if self.offset + self.limit < self.total else None
+
+    @property
+    def previous_offset(self) -> int | None:
+        return max(0, self.offset - self.limit) if self.offset > 0 else None
+
+
+BROWSER_PAGE_SIZE = 60
+
+
+def deck_card_browser(
+    *,
+    state: DeckEditorState,
+    query: str = "",
+    offset: int = 0,
+    limit: int = BROWSER_PAGE_SIZE,
+    **filters: Any,
+) -> CardBrowserPage:
+    """One page of card search results, each with its add-ability hints against the deck.
+
+    `filters` are card_search's (faction, type, level_min, level_max, attribute, cnt, legend,
+    set_code). The hints judge the deck once and each result once more (~60 µs each).
+    """
+    from cards.selectors import card_search
+
+    result = card_search(query=query, limit=limit, offset=offset, **filters)
+    in_main = {e.card.name: e.printing for e in state.judgement.deck.main}
+    rows = []
+    for card in result.cards:
+        facts = card_facts(card)
+        number = in_main.get(facts.name) or _preferred_printing(facts, state.rules)
+        if number is None:
+            continue  # a card with no printing cannot be added (the importer never makes one)
+        rows.append(
+            BrowserRow(
+                number=number,
+                in_deck=state.copies.get(facts.name, 0),
+                blockers=_blockers(state, facts, number),
+                card=card,
+                facts=facts,
+                other_numbers=tuple(n for n in facts.collector_numbers if n != number),
+                section=natural_section(facts),
+            )
+        )
+    return CardBrowserPage(rows, result.total, offset, limit, result.error)
+
+
+def _blockers(state: DeckEditorState, facts: CardFacts, number: str) -> list[str]:
+    return addition_blockers(state.judgement.deck, state.rules, facts, number, report=state.report)
+
+
+MAX_HINTS = 200
+
+
+def deck_card_hints(*, state: DeckEditorState, numbers: Sequence[str]) -> list[CardHint]:
+    """Fresh add-ability hints for printings the browser shows (after a change to the deck).
+
+    Cheaper than searching again: the printings' facts in three flat queries, then one
+    judgement per card. Unknown numbers are skipped; at most MAX_HINTS are judged.
+    """
+    numbers = list(dict.fromkeys(numbers))[:MAX_HINTS]
+    known = state.judgement.facts
+    facts = {**card_facts_by_number(n for n in numbers if n not in known), **known}
+    return [
+        CardHint(number, state.copies.get(facts[number].name, 0), _blockers(state, facts[number], number))
+        for number in numbers
+        if number in facts
+    ]
+
+
+def _preferred_printing(facts: CardFacts, rules: RulesInForce) -> str | None:
+    """The printing to add: one in the ruler's collector-number pool if there is one, else the first."""
+    pool = rules.deck.card_pool
+    if pool is not None and pool.collector_number_prefixes:
+        for number in facts.collector_numbers:
+            if number.startswith(pool.collector_number_prefixes):
+                return number
+    return facts.collector_numbers[0] if facts.collector_numbers else None

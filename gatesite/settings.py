@@ -100,7 +100,12 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# https://docs.djangoproject.com/en/5.2/ref/settings/#login-url
 LOGIN_URL = "/accounts/login/"
+# https://docs.djangoproject.com/en/5.2/ref/settings/#login-redirect-url
+LOGIN_REDIRECT_URL = "/decks/"
+# https://docs.djangoproject.com/en/5.2/ref/settings/#logout-redirect-url
+LOGOUT_REDIRECT_URL = "/"
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -164,6 +169,10 @@ CELERY_TASK_TIME_LIMIT = 30 * 60
 CELERY_TASK_SOFT_TIME_LIMIT = 25 * 60
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# Every minute: retry or fail import jobs whose worker stopped (cards.services.import_jobs_reap).
+CELERY_BEAT_SCHEDULE = {"cards-import-jobs-reap": {"task": "cards.import_jobs_reap", "schedule": 60.0}}
+# Largest set file the admin's "Import card set" accepts, in bytes (files are stored in the database).
+IMPORT_MAX_BYTES = env.int("IMPORT_MAX_BYTES", default=20 * 1024 * 1024)
 
 LOGGING = {
     "version": 1,

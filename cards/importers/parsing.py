@@ -233,7 +233,41 @@ def _decode(name: str, raw: bytes) -> str:
     try:
         return raw.decode("utf-8-sig")  # -sig: a leading BOM is dropped, not data
     except UnicodeDecodeError as exc:
-        raise ImportFileError([RowError(name, "", None, f"not UTF-8 text: {exc}")]) from exc
+        raise ImportFileError([_not_utf8(name, raw, exc)]) from exc
+
+
+def _not_utf8(name: str, raw: bytes, exc: UnicodeDecodeError) -> RowError:
+    line = raw.count(b"\n", 0, exc.start) + 1
+    return RowError(name, "", None, f"not UTF-8 text: {exc} (line {line})")
+
+
+def check_file_content(path_or_name: str, raw: bytes) -> list[RowError]:
+    """Cheap checks of an uploaded file before it is queued: extension, empty, binary, UTF-8, JSON shape.
+
+    The rows themselves are checked by parse_card_file when the file is imported.
+    """
+    suffix = PurePath(path_or_name).suffix.lower()
+    if suffix not in (".json", ".csv"):
+        return [
+            RowError(
+                path_or_name,
+                "",
+                None,
+                f"unsupported file type {suffix or '(none)'!r}; expected .json or .csv",
+            )
+        ]
+    if not raw.strip():
+        return [RowError(path_or_name, "", None, "the file is empty")]
+    if b"\x00" in raw:
+        line = raw.count(b"\n", 0, raw.index(b"\x00")) + 1
+        return [RowError(path_or_name, "", None, f"binary data (a NUL byte at line {line}), not a text file")]
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        return [_not_utf8(path_or_name, raw, exc)]
+    if suffix == ".json" and not text.lstrip().startswith("{"):
+        return [RowError(path_or_name, "", None, 'expected a JSON object with "set" and "cards"')]
+    return []
 
 
 def _finish(
@@ -337,7 +371,8 @@ class _Reader:
         return repr(value)
 
     def text(self, key: str, *, required: bool = False) -> str | None:
-        value = self.raw(key)
+        # self.raw(key), inlined: this runs for every text field of every row.
+        value = self.values.get(key)
         if value is not None and not isinstance(value, str):
             self.error(key, f"{self.show(value)} is not a string")
             return None

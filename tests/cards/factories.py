@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import datetime
+import hashlib
+import json
 
 import factory
 from django.utils.text import slugify
 
-from cards.models import Attribute, Card, CardSet, CardType, Faction, Printing
+from cards.models import Attribute, Card, CardSet, CardType, Erratum, Faction, ImportJob, Printing
 
 
 class FactionFactory(factory.django.DjangoModelFactory):
@@ -76,3 +78,57 @@ class PrintingFactory(factory.django.DjangoModelFactory):
     card = factory.SubFactory(CardFactory)
     card_set = factory.SubFactory(CardSetFactory)
     rarity = "C"
+
+
+class ImportJobFactory(factory.django.DjangoModelFactory):
+    """A queued job holding `file_content` (bytes); nothing is enqueued: call the service or task yourself."""
+
+    class Meta:
+        model = ImportJob
+
+    file_name = "set.json"
+    file_content = b'{"set": {"code": "T01", "name": "Test Set"}, "cards": []}'
+    file_size = factory.LazyAttribute(lambda o: len(o.file_content))
+    file_sha256 = factory.LazyAttribute(lambda o: hashlib.sha256(o.file_content).hexdigest())
+    dry_run = False
+
+
+class ErratumFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Erratum
+
+    card = factory.SubFactory(CardFactory)
+    field = "text"
+    old_value = "Old text."
+    new_value = "New text."
+    effective_date = datetime.date(2022, 6, 1)
+
+
+# Set files in the import format (data/README.md), as bytes.
+
+TEST_SET = {"code": "T01", "name": "Test Set", "release_date": "2021-03-20"}
+
+
+def card_row(n: int = 1, **overrides: object) -> dict[str, object]:
+    """One card of a JSON set file: a plain unit, `overrides` on top."""
+    values: dict[str, object] = {
+        "number": f"T01-{n:03d}",
+        "name": f"Card {n}",
+        "type": "unit",
+        "faction": "Red",
+        "attributes": ["Human"],
+        "level": 2,
+        "atk": 2,
+        "hp": 3,
+        "stk": 1,
+        "cnt": False,
+        "legend": False,
+        "rarity": "C",
+        "text": "Text.",
+    }
+    values.update(overrides)
+    return values
+
+
+def set_file(*cards: dict[str, object], card_set: dict[str, object] | None = None) -> bytes:
+    return json.dumps({"set": card_set or TEST_SET, "cards": list(cards)}, ensure_ascii=False).encode()

@@ -404,6 +404,8 @@ def test_violations_name_cards_of_the_deck_and_their_source(scenario) -> None:
         assert v.message
         if v.rule == "card_type":
             assert v.source == "card types"
+        elif v.rule == "banned_card" and "banned_cards" in rules.changed:
+            assert v.source == f"banned by {rules.geas}"
         elif set(RULE_FIELDS[v.rule]) & rules.changed:
             assert v.source.startswith(f"set by {rules.geas}; {rules.ruler}'s own ")
         else:

@@ -1,0 +1,331 @@
+"""The card browser's search syntax, parsed into a CardQuery (pure: no Django).
+
+A query is a list of terms separated by spaces; a card must match every term (AND):
+
+    dragon "deal 2 damage" name:"cinder keep" f:volnar t:unit lv<=2 a:dragon cnt -legend set:PS01
+
+The whole query is NFKC-normalized first, so full-width input (`ｌｖ＜＝２`, `ｆ：ｖｏｌｎａｒ`)
+parses like ASCII; values are then folded with cards.folding.fold (case, width, kana, long-vowel
+marks and middle dots), the same folding Card.search_text is stored in. Faction, attribute and
+set values are resolved against the catalog by cards.selectors.card_search, with match_names().
+Anything the parser does not understand raises QueryError naming the token and where it is.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import NamedTuple, TypeVar
+
+from .folding import fold
+
+K = TypeVar("K")
+
+MAX_QUERY_LENGTH = 500
+# Levels are small; a bound keeps absurd numbers out of the database (SQLite integers are 64-bit).
+MAX_LEVEL = 999
+# The card types of cards.models.CardType (tests check they agree; this module cannot import Django).
+CARD_TYPES = ("unit", "event", "field", "energy")
+
+
+class Field(StrEnum):
+    TEXT = "text"
+    NAME = "name"
+    FACTION = "faction"
+    TYPE = "type"
+    LEVEL = "level"
+    ATTRIBUTE = "attribute"
+    CNT = "cnt"
+    LEGEND = "legend"
+    SET = "set"
+
+
+@dataclass(frozen=True)
+class Term:
+    """One condition of a query.
+
+    `value` is folded text for TEXT, NAME, FACTION, ATTRIBUTE and SET, a CARD_TYPES value for
+    TYPE, an int for LEVEL (compared with `op`: "=", "<", "<=", ">", ">=") and True for CNT and
+    LEGEND. `token` is the term as typed and `position` its 0-based offset in the query typed
+    (None for terms that come from the browser's filters rather than the query).
+    """
+
+    field: Field
+    value: str | int | bool
+    op: str = "="
+    negated: bool = False
+    token: str = ""
+    position: int | None = None
+
+
+@dataclass(frozen=True)
+class CardQuery:
+    terms: tuple[Term, ...] = ()
+
+    @property
+    def text(self) -> tuple[str, ...]:
+        """The folded free-text terms and phrases a card must contain."""
+        return tuple(str(t.value) for t in self.terms if t.field is Field.TEXT and not t.negated)
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.terms
+
+    def of(self, field: Field) -> tuple[Term, ...]:
+        return tuple(t for t in self.terms if t.field is field)
+
+
+class QueryError(ValueError):
+    """A query the parser cannot understand; `position` is the 0-based offset of `token` in the query."""
+
+    def __init__(self, message: str, *, token: str = "", position: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.token = token
+        self.position = position
+
+
+class HelpEntry(NamedTuple):
+    syntax: str
+    meaning: str
+    example: str
+
+
+SEARCH_HELP: tuple[HelpEntry, ...] = (
+    HelpEntry("word", "English or Japanese name or card text contains the word", "dragon  ドラゴン"),
+    HelpEntry('"phrase"', "Name or text contains the exact phrase", '"deal 2 damage"'),
+    HelpEntry('name:word  name:"…"', "English or Japanese name contains it (not the text)", 'name:"cinder keep"'),
+    HelpEntry("f:faction", "Faction, by name or its first letters", 'f:volnar  f:"yomajin front"'),
+    HelpEntry("t:type", "Type: unit, event, field or energy (first letters are enough)", "t:unit  t:ev"),
+    HelpEntry("lv<=2  lv>=0  lv=3  lv<3  lv>1  lv:3", "Level compared with a number", "lv<=2"),
+    HelpEntry("a:attribute", "Has the attribute", "a:dragon"),
+    HelpEntry("cnt", "CNT cards", "cnt"),
+    HelpEntry("legend", "Legends", "legend"),
+    HelpEntry("set:code", "Printed in the set", "set:PS01"),
+    HelpEntry("-term", "Not: negates any term", "-t:event  -cnt  -dragon"),
+    HelpEntry("term term", "Cards must match every term", "f:volnar t:unit lv<=2"),
+)
+
+FIELD_HINT = "try f:, t:, lv, a:, cnt, legend, set:, name:"
+_FIELD_NAMES = {
+    "f": Field.FACTION,
+    "faction": Field.FACTION,
+    "t": Field.TYPE,
+    "type": Field.TYPE,
+    "lv": Field.LEVEL,
+    "level": Field.LEVEL,
+    "a": Field.ATTRIBUTE,
+    "attr": Field.ATTRIBUTE,
+    "attribute": Field.ATTRIBUTE,
+    "set": Field.SET,
+    "name": Field.NAME,
+}
+_FLAGS = {"cnt": Field.CNT, "legend": Field.LEGEND}
+_EXAMPLES = {
+    Field.FACTION: "f:volnar",
+    Field.TYPE: "t:unit",
+    Field.LEVEL: "lv<=2",
+    Field.ATTRIBUTE: "a:dragon",
+    Field.SET: "set:PS01",
+    Field.NAME: 'name:"red dragon"',
+}
+# An opening quote and the quotes that close it: ASCII (and full-width, after NFKC), the “smart”
+# quotes phones type, and Japanese corner brackets.
+_QUOTES = {'"': '"', "“": '”"', "”": "”", "「": "」"}
+# Hyphen look-alikes are "-" (so "−t:event" negates); each is one character, so offsets keep.
+_HYPHENS = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2212"), "-")
+# A field: ASCII letters, then ":" or a comparison. Non-ASCII before ":" ("効果:") is plain text.
+_FIELD_RE = re.compile(r"([A-Za-z]+)(<=|>=|:|=|<|>)")
+_INT_RE = re.compile(r"[+-]?[0-9]+")
+
+
+def parse_card_query(query: str) -> CardQuery:
+    """Parse the search box's text; raises QueryError for anything it does not understand.
+
+    1. NFKC-normalize (full-width `ｌｖ＜＝２` is `lv<=2`) and map hyphen look-alikes to "-".
+    2. Split into words at whitespace; a quote opens a value that runs to its closing quote.
+    3. Each word is a field term (`key:value`, `lv<op>n`), a flag (`cnt`, `legend`), or free text;
+       a leading "-" negates it. Text values are folded; empty folded text (say "ー") is dropped.
+    """
+    if len(query) > MAX_QUERY_LENGTH:
+        raise QueryError(f"The search is too long ({len(query)} characters; at most {MAX_QUERY_LENGTH}).")
+    return CardQuery(tuple(_Parser(query).terms()))
+
+
+def resolve_type(value: str, *, token: str = "", position: int | None = None) -> str:
+    """The card type a folded value names, in full or by its first letters (`ev` is event)."""
+    value = fold(value)
+    matches = [t for t in CARD_TYPES if t.startswith(value)] if value else []
+    if len(matches) == 1:
+        return matches[0]
+    where = _where(token, position)
+    if matches:
+        raise QueryError(
+            f'Type "{value}"{where} could be {" or ".join(matches)}; type more letters',
+            token=token,
+            position=position,
+        )
+    raise QueryError(
+        f'Unknown type "{value}"{where}; types are {", ".join(CARD_TYPES)}', token=token, position=position
+    )
+
+
+def match_names(value: str, candidates: Iterable[tuple[K, Iterable[str]]]) -> list[K]:
+    """Keys of the candidates with a name equal to the folded value, or else with a name starting with it.
+
+    An exact match wins so that `a:dragon` means Dragon even when Dragonkin exists; otherwise every
+    prefix match counts, so `f:yoma` or `set:ps` work while typing.
+    """
+    value = fold(value)
+    folded = [(key, [fold(name) for name in names if name]) for key, names in candidates]
+    exact = [key for key, names in folded if value in names]
+    if exact:
+        return exact
+    return [key for key, names in folded if any(name.startswith(value) for name in names)]
+
+
+def no_match_error(term: Term, what: str, known: Iterable[str], *, max_listed: int = 12) -> QueryError:
+    """The error for a faction, attribute or set value that names nothing in the catalog."""
+    known = sorted(set(known), key=fold)
+    where = _where(term.token, term.position)
+    message = f'No {what} matches "{term.value}"{where}'
+    if known and len(known) <= max_listed:
+        message += f"; {what}s are {', '.join(known)}"
+    elif known:
+        import difflib
+
+        by_folded = {fold(name): name for name in known}
+        close = difflib.get_close_matches(str(term.value), list(by_folded), n=3, cutoff=0.6)
+        if close:
+            message += f"; did you mean {' or '.join(by_folded[c] for c in close)}?"
+    return QueryError(message, token=term.token, position=term.position)
+
+
+def _where(token: str, position: int | None) -> str:
+    if position is None:
+        return ""
+    return f' in "{token}" at character {position + 1}'
+
+
+class _Parser:
+    def __init__(self, raw: str) -> None:
+        self.raw = raw
+        self.text = unicodedata.normalize("NFKC", raw).translate(_HYPHENS)
+        self._to_raw = _offset_map(raw)
+
+    def terms(self) -> Iterable[Term]:
+        text, i = self.text, 0
+        while i < len(text):
+            if text[i].isspace():
+                i += 1
+                continue
+            term, i = self._term(i)
+            if term is not None:
+                yield term
+
+    def _term(self, start: int) -> tuple[Term | None, int]:
+        text, i = self.text, start
+        negated = text[i] == "-"
+        if negated:
+            i += 1
+            if i == len(text) or text[i].isspace():
+                raise QueryError(
+                    f'Nothing to negate after "-" at character {self._to_raw(start) + 1}; write -t:event, -cnt or -dragon',
+                    token="-",
+                    position=self._to_raw(start),
+                )
+        if text[i] in _QUOTES:
+            value, end = self._quoted(start, i)
+            return self._text_term(Field.TEXT, value, negated, start, end), end
+        field_match = _FIELD_RE.match(text, i)
+        if field_match:
+            return self._field_term(start, negated, field_match)
+        end = _word_end(text, i)
+        word = text[i:end]
+        flag = _FLAGS.get(word.casefold())
+        if flag is not None:
+            token, position = self._origin(start, end)
+            return Term(flag, True, negated=negated, token=token, position=position), end
+        return self._text_term(Field.TEXT, word, negated, start, end), end
+
+    def _field_term(self, start: int, negated: bool, field_match: re.Match[str]) -> tuple[Term | None, int]:
+        key, op = field_match.group(1).casefold(), field_match.group(2)
+        text, i = self.text, field_match.end()
+        if i < len(text) and text[i] in _QUOTES:
+            value, end = self._quoted(start, i)
+        else:
+            end = _word_end(text, i)
+            value = text[i:end]
+        field = _FIELD_NAMES.get(key)
+        if field is None:
+            if key in _FLAGS:
+                raise self._error(start, end, f'"{key}" takes no value{{where}}; write {key} or -{key}')
+            raise self._error(start, end, f'Unknown field "{key}{op}"{{where}}; {FIELD_HINT}')
+        if field is not Field.LEVEL and op != ":":
+            raise self._error(start, end, f'"{key}" is not compared{{where}}; write {_EXAMPLES[field]}')
+        value = " ".join(value.split())
+        if not value:
+            raise self._error(start, end, f'Nothing after "{key}{op}"{{where}}; write {_EXAMPLES[field]}')
+        token, position = self._origin(start, end)
+        if field is Field.NAME:
+            return self._text_term(field, value, negated, start, end), end
+        if field is Field.LEVEL:
+            if not _INT_RE.fullmatch(value):
+                raise self._error(start, end, "The level must be a whole number{where}; write lv<=2, lv>=0 or lv=3")
+            level = int(value)
+            if abs(level) > MAX_LEVEL:
+                raise self._error(start, end, f"The level must be between -{MAX_LEVEL} and {MAX_LEVEL}{{where}}")
+            op = "=" if op == ":" else op
+            return Term(field, level, op=op, negated=negated, token=token, position=position), end
+        if field is Field.TYPE:
+            card_type = resolve_type(value, token=token, position=position)
+            return Term(field, card_type, negated=negated, token=token, position=position), end
+        return Term(field, fold(value), negated=negated, token=token, position=position), end
+
+    def _text_term(self, field: Field, value: str, negated: bool, start: int, end: int) -> Term | None:
+        folded = " ".join(fold(value).split())
+        # Nothing left once folded ("ー", "・"): it would match every card, or with "-" none.
+        if not folded:
+            return None
+        token, position = self._origin(start, end)
+        return Term(field, folded, negated=negated, token=token, position=position)
+
+    def _quoted(self, start: int, i: int) -> tuple[str, int]:
+        """The value between the quote at i and its closing quote, and the offset after it."""
+        closers = _QUOTES[self.text[i]]
+        for j in range(i + 1, len(self.text)):
+            if self.text[j] in closers:
+                return self.text[i + 1 : j], j + 1
+        raise self._error(start, len(self.text), "Unterminated quote{where}; close it with " + closers[0])
+
+    def _origin(self, start: int, end: int) -> tuple[str, int]:
+        """The token as typed between two offsets of the normalized text, and where it starts."""
+        raw_start, raw_end = self._to_raw(start), self._to_raw(end)
+        return self.raw[raw_start:raw_end], raw_start
+
+    def _error(self, start: int, end: int, message: str) -> QueryError:
+        token, position = self._origin(start, end)
+        # replace, not format: the message may quote what the player typed, braces included.
+        return QueryError(message.replace("{where}", _where(token, position)), token=token, position=position)
+
+
+def _word_end(text: str, i: int) -> int:
+    while i < len(text) and not text[i].isspace():
+        i += 1
+    return i
+
+
+def _offset_map(raw: str) -> Callable[[int], int]:
+    """Map an offset in the NFKC-normalized query back to the query as typed."""
+    if unicodedata.normalize("NFKC", raw) == raw:
+        return lambda offset: offset
+    # lengths[i]: how long the first i typed characters are once normalized. Queries are short.
+    lengths = [len(unicodedata.normalize("NFKC", raw[:i])) for i in range(len(raw) + 1)]
+
+    def to_raw(offset: int) -> int:
+        return max(i for i, length in enumerate(lengths) if length <= offset)
+
+    return to_raw

@@ -1,0 +1,11 @@
+from __future__ import annotations
+
+from django.urls import path
+
+from . import views
+
+app_name = "cards"
+
+urlpatterns = [
+    path("<str:number>/", views.card_detail, name="detail"),
+]

@@ -1,0 +1,16 @@
+"""HTML pages of the catalog."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from .selectors import card_get_by_collector_number
+
+
+def card_detail(request: HttpRequest, number: str) -> HttpResponse:
+    """A card by one of its collector numbers: rules fields, text, printings and errata history."""
+    card = card_get_by_collector_number(number=number)
+    if card is None:
+        raise Http404(f"No card has the collector number {number!r}.")
+    return render(request, "cards/card_detail.html", {"card": card, "number": number})

@@ -1,0 +1,139 @@
+"""Saved decks, and the draft a player edits.
+
+A saved Deck belongs to one player; its cards are DeckCard rows (a printing, a section
+and a count). A DeckDraft is the same deck as plain values: what the editor changes, what
+an anonymous player keeps in the session, and what a save writes.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from datetime import date
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+
+
+def new_public_id() -> str:
+    """A short, unguessable id for URLs (never the sequential primary key)."""
+    return secrets.token_urlsafe(8)
+
+
+class Section(models.TextChoices):
+    MAIN = "main", "Deck"
+    RESOURCES = "resources", "Resources"
+    CONSIDERING = "considering", "Considering"
+
+
+class Deck(models.Model):
+    public_id = models.CharField(max_length=20, unique=True, default=new_public_id, editable=False)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="decks")
+    name = models.CharField(max_length=100)
+    description = models.TextField(blank=True, max_length=5000)
+    ruler = models.ForeignKey("cards.Ruler", on_delete=models.PROTECT, related_name="decks")
+    geas = models.ForeignKey("cards.Geas", null=True, blank=True, on_delete=models.PROTECT, related_name="decks")
+    attribute = models.CharField(max_length=100, blank=True)
+    # None: judged by the rules in force today.
+    rules_date = models.DateField(null=True, blank=True)
+    # Bumped by every save; a save based on an older version is refused (optimistic locking).
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    # The verdict at the last save, for lists ("My decks"); the editor always judges afresh.
+    legal = models.BooleanField(null=True, blank=True)
+    judged_on = models.DateField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-updated_at"]
+        indexes = [models.Index(fields=["owner", "-updated_at"])]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class DeckCard(models.Model):
+    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="cards")
+    printing = models.ForeignKey("cards.Printing", on_delete=models.PROTECT, related_name="deck_cards")
+    section = models.CharField(max_length=12, choices=Section.choices, default=Section.MAIN)
+    count = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["section", "printing__collector_number"]
+        constraints = [
+            models.UniqueConstraint(fields=["deck", "printing", "section"], name="deck_card_unique_printing_section"),
+            models.CheckConstraint(condition=models.Q(count__gte=1), name="deck_card_count_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.count} × {self.printing_id} ({self.section})"
+
+
+# A line's count and a draft's size are bounded so a session or a row stays small.
+MAX_LINE_COUNT = 99
+MAX_LINES = 300
+SECTIONS = tuple(Section.values)
+
+
+@dataclass(frozen=True)
+class DeckDraft:
+    """A deck as plain values: the rules chosen and, per section, copies per collector number.
+
+    Treat it as immutable: changes build a new draft (decks.services.deck_draft_change).
+    """
+
+    ruler: str
+    geas: str | None = None
+    attribute: str = ""
+    rules_date: date | None = None
+    name: str = ""
+    description: str = ""
+    main: Mapping[str, int] = field(default_factory=dict)
+    resources: Mapping[str, int] = field(default_factory=dict)
+    considering: Mapping[str, int] = field(default_factory=dict)
+
+    def section(self, name: str) -> Mapping[str, int]:
+        return {"main": self.main, "resources": self.resources, "considering": self.considering}[name]
+
+    def with_section(self, name: str, counts: Mapping[str, int]) -> DeckDraft:
+        return replace(self, **{name: {n: c for n, c in counts.items() if c > 0}})
+
+    def numbers(self) -> set[str]:
+        return {*self.main, *self.resources, *self.considering}
+
+    def to_session(self) -> dict[str, Any]:
+        """A JSON-serialisable dict (the session stores JSON)."""
+        return {
+            "ruler": self.ruler,
+            "geas": self.geas,
+            "attribute": self.attribute,
+            "rules_date": self.rules_date.isoformat() if self.rules_date else None,
+            "name": self.name,
+            "description": self.description,
+            "main": dict(self.main),
+            "resources": dict(self.resources),
+            "considering": dict(self.considering),
+        }
+
+    @classmethod
+    def from_session(cls, data: Mapping[str, Any]) -> DeckDraft:
+        """The draft a session holds; raises ValueError (or KeyError, TypeError) on a malformed one."""
+
+        def counts(raw: Any) -> dict[str, int]:
+            if not isinstance(raw, Mapping):
+                raise TypeError("expected a mapping of counts")
+            return {str(k): int(v) for k, v in list(raw.items())[:MAX_LINES] if 0 < int(v) <= MAX_LINE_COUNT}
+
+        return cls(
+            ruler=str(data["ruler"]),
+            geas=str(data["geas"]) if data.get("geas") else None,
+            attribute=str(data.get("attribute") or ""),
+            rules_date=date.fromisoformat(data["rules_date"]) if data.get("rules_date") else None,
+            name=str(data.get("name") or ""),
+            description=str(data.get("description") or ""),
+            main=counts(data.get("main", {})),
+            resources=counts(data.get("resources", {})),
+            considering=counts(data.get("considering", {})),
+        )

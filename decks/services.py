@@ -1,0 +1,223 @@
+"""Writes for decks: change a draft, save it as a deck, update a deck without losing a change, delete."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import date
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from cards.models import Printing
+from cards.selectors import attribute_exists, rules_choice_get
+from gatesite.errors import ApplicationError
+
+from .models import MAX_LINE_COUNT, MAX_LINES, SECTIONS, Deck, DeckCard, DeckDraft
+from .selectors import DraftJudgement, deck_draft_judge
+
+
+class StaleDeck(ApplicationError):
+    """A save based on a version of the deck that is no longer the latest."""
+
+    def __init__(self, *, base_version: int, version: int) -> None:
+        super().__init__(
+            f"This deck was changed elsewhere (another tab or device) since you loaded it: "
+            f"you had version {base_version}, it is now at version {version}. Your change was not saved."
+        )
+        self.base_version = base_version
+        self.version = version
+
+
+ADD = "add"
+REMOVE = "remove"
+TO_CONSIDERING = "to_considering"
+TO_DECK = "to_deck"
+SET_RULER = "set_ruler"
+SET_GEAS = "set_geas"
+SET_ATTRIBUTE = "set_attribute"
+SET_RULES_DATE = "set_rules_date"
+RENAME = "rename"
+ACTIONS = (ADD, REMOVE, TO_CONSIDERING, TO_DECK, SET_RULER, SET_GEAS, SET_ATTRIBUTE, SET_RULES_DATE, RENAME)
+RULES_ACTIONS = frozenset({SET_RULER, SET_GEAS, SET_ATTRIBUTE, SET_RULES_DATE})
+
+
+@dataclass(frozen=True)
+class DraftChange:
+    """One edit a player makes: `number` and `section` for card moves, `value` for the rules choices."""
+
+    action: str
+    number: str = ""
+    section: str = "main"
+    value: str = ""
+    name: str = ""
+    description: str = ""
+
+
+def deck_draft_change(*, draft: DeckDraft, change: DraftChange) -> DeckDraft:
+    """The draft with one change applied (a new draft; the given one is not modified).
+
+    Raises ApplicationError, with a message for the player, for a card that is not in the
+    catalog, rules that are not in force on the rules date, a geas for another ruler, a
+    line or deck grown past the sizes a draft keeps.
+    """
+    action = change.action
+    if action in (ADD, REMOVE, TO_CONSIDERING, TO_DECK):
+        return _move(draft, change)
+    if action == SET_RULER:
+        # A geas belongs to one ruler: a new ruler starts without one.
+        changed = replace(draft, ruler=change.value, geas=None)
+    elif action == SET_GEAS:
+        changed = replace(draft, geas=change.value or None)
+    elif action == SET_ATTRIBUTE:
+        if change.value and not attribute_exists(change.value):
+            raise ApplicationError(f"Unknown attribute '{change.value}'.", field="value")
+        return replace(draft, attribute=change.value)
+    elif action == SET_RULES_DATE:
+        changed = replace(draft, rules_date=_parse_date(change.value))
+    elif action == RENAME:
+        return replace(draft, name=change.name.strip(), description=change.description.strip())
+    else:
+        raise ApplicationError(f"Unknown change '{action}'.", field="action")
+    # Refuse a choice the rules cannot judge by (unknown ruler, geas not in force on the date, …).
+    rules_choice_get(ruler_slug=changed.ruler, geas_slug=changed.geas, on=changed.rules_date or timezone.localdate())
+    return changed
+
+
+def _parse_date(value: str) -> date | None:
+    if not value:
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError as exc:
+        raise ApplicationError(f"'{value}' is not a date (YYYY-MM-DD).", field="value") from exc
+
+
+def _move(draft: DeckDraft, change: DraftChange) -> DeckDraft:
+    number, section = change.number, change.section
+    if section not in SECTIONS:
+        raise ApplicationError(f"Unknown section '{section}'.", field="section")
+    if change.action == ADD:
+        if number not in draft.numbers() and not Printing.objects.filter(collector_number=number).exists():
+            raise ApplicationError(f"No card with collector number '{number}'.", field="number")
+        return _add(draft, section, number, 1)
+    if change.action == REMOVE:
+        return _add(draft, section, number, -1)
+    if change.action == TO_CONSIDERING:
+        # One copy from the deck (or resources) to the considering board.
+        return _add(_add(draft, section, number, -1), "considering", number, 1)
+    # TO_DECK: one copy from the considering board into `section` (main, or resources for energy).
+    if section == "considering":
+        raise ApplicationError("A card moves from the considering board into the deck or the resources.")
+    return _add(_add(draft, "considering", number, -1), section, number, 1)
+
+
+def _add(draft: DeckDraft, section: str, number: str, delta: int) -> DeckDraft:
+    counts = dict(draft.section(section))
+    have = counts.get(number, 0)
+    if delta < 0 and have < -delta:
+        raise ApplicationError(f"There is no {number} in the {_SECTION_WORDS[section]} to take out.", field="number")
+    if have + delta > MAX_LINE_COUNT:
+        raise ApplicationError(f"A deck keeps at most {MAX_LINE_COUNT} copies of one printing.", field="number")
+    if have == 0 and len(draft.numbers() | {number}) > MAX_LINES:
+        raise ApplicationError(f"A deck keeps at most {MAX_LINES} different printings.", field="number")
+    counts[number] = have + delta
+    return draft.with_section(section, counts)
+
+
+_SECTION_WORDS = {"main": "deck", "resources": "resources", "considering": "considering board"}
+
+
+def deck_create_from_draft(
+    *, owner: Any, draft: DeckDraft, name: str = "", judgement: DraftJudgement | None = None
+) -> Deck:
+    """Save a draft as a new deck of `owner`. Pass the draft's `judgement` if the caller has it."""
+    judgement = judgement or deck_draft_judge(draft=draft)
+    choice = judgement.choice
+    with transaction.atomic():
+        deck = Deck.objects.create(
+            owner=owner,
+            name=(name or draft.name).strip() or f"Untitled {choice.ruler.name} deck",
+            description=draft.description,
+            ruler=choice.ruler,
+            geas=choice.geas,
+            attribute=draft.attribute,
+            rules_date=draft.rules_date,
+            legal=judgement.report.legal,
+            judged_on=choice.on,
+        )
+        _deck_cards_sync(deck=deck, draft=draft)
+    return deck
+
+
+def deck_update(*, deck: Deck, draft: DeckDraft, base_version: int, judgement: DraftJudgement | None = None) -> Deck:
+    """Write a draft over a deck, if the deck is still at `base_version`; raises StaleDeck if not.
+
+    The check and the version bump are one conditional UPDATE, so of two saves based on the
+    same version exactly one wins and the other is refused: no update is lost silently.
+    Returns the deck as saved (with its new version). Pass the draft's `judgement` if the
+    caller has it (the editor has just computed it).
+    """
+    judgement = judgement or deck_draft_judge(draft=draft)
+    choice = judgement.choice
+    now = timezone.now()
+    fields = {
+        "name": draft.name or deck.name,
+        "description": draft.description,
+        "ruler": choice.ruler,
+        "geas": choice.geas,
+        "attribute": draft.attribute,
+        "rules_date": draft.rules_date,
+        "legal": judgement.report.legal,
+        "judged_on": choice.on,
+        "updated_at": now,
+    }
+    with transaction.atomic():
+        # Another request that saved first has moved the version on: refuse rather than overwrite it.
+        updated = Deck.objects.filter(pk=deck.pk, version=base_version).update(version=F("version") + 1, **fields)
+        if updated != 1:
+            current = Deck.objects.filter(pk=deck.pk).values_list("version", flat=True).first()
+            raise StaleDeck(base_version=base_version, version=current or 0)
+        _deck_cards_sync(deck=deck, draft=draft)
+    for key, value in fields.items():
+        setattr(deck, key, value)
+    deck.version = base_version + 1
+    return deck
+
+
+def _deck_cards_sync(*, deck: Deck, draft: DeckDraft) -> None:
+    """Make the deck's DeckCard rows say what the draft says: delete, update and create only what differs."""
+    wanted = {(number, section): count for section in SECTIONS for number, count in draft.section(section).items()}
+    existing = {
+        (row.printing.collector_number, row.section): row
+        for row in DeckCard.objects.filter(deck=deck)
+        .select_related("printing")
+        .only("id", "count", "section", "printing__collector_number")
+    }
+    stale = [row.pk for key, row in existing.items() if key not in wanted]
+    if stale:
+        DeckCard.objects.filter(pk__in=stale).delete()
+    changed = []
+    for key, row in existing.items():
+        if key in wanted and row.count != wanted[key]:
+            row.count = wanted[key]
+            changed.append(row)
+    if changed:
+        DeckCard.objects.bulk_update(changed, ["count"])
+    new = {key: count for key, count in wanted.items() if key not in existing}
+    if new:
+        ids = dict(
+            Printing.objects.filter(collector_number__in={n for n, _ in new}).values_list("collector_number", "pk")
+        )
+        missing = sorted({n for n, _ in new} - set(ids))
+        if missing:
+            raise ApplicationError(f"No card with collector number {', '.join(missing)}.", field="number")
+        DeckCard.objects.bulk_create(
+            DeckCard(deck=deck, printing_id=ids[number], section=section, count=count)
+            for (number, section), count in new.items()
+        )
+
+
+def deck_delete(*, deck: Deck) -> None:
+    deck.delete()

@@ -1,0 +1,328 @@
+"""The deck editor, "My decks" and sign-up.
+
+Two editors share one page template: /decks/new/ edits the session's draft (anyone, no
+account needed) and /decks/<public_id>/edit/ edits a saved deck (its owner only; every
+change saves at once, refused with 409 when based on an old version). A change is a POST:
+htmx gets `decks/editor.html#after-change` (the deck and every region that depends on it),
+a plain form post is redirected back to the page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+from urllib.parse import urlencode
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import reswap, retarget
+
+from gatesite.errors import ApplicationError
+
+from .forms import CardFilterForm, DeckChangeForm, DeckSaveForm, SignupForm
+from .models import Deck, DeckDraft
+from .selectors import (
+    DeckEditorState,
+    card_filter_choices,
+    deck_card_browser,
+    deck_card_hints,
+    deck_draft_new,
+    deck_draft_of,
+    deck_editor_state,
+    deck_get_for_owner,
+    deck_list_for_owner,
+    deck_rules_options,
+)
+from .services import RULES_ACTIONS, StaleDeck, deck_create_from_draft, deck_delete, deck_draft_change, deck_update
+
+SESSION_DRAFT = "deck_draft"
+# Set by a save that had to ask for an account first; the save completes after login.
+SESSION_PENDING_SAVE = "deck_draft_pending_save"
+
+
+@dataclass(frozen=True)
+class EditorUrls:
+    page: str
+    change: str
+    cards: str
+
+
+def _urls(deck: Deck | None) -> EditorUrls:
+    if deck is None:
+        return EditorUrls(reverse("decks:new"), reverse("decks:new-change"), reverse("decks:new-cards"))
+    args = [deck.public_id]
+    return EditorUrls(
+        reverse("decks:edit", args=args), reverse("decks:change", args=args), reverse("decks:cards", args=args)
+    )
+
+
+# ---------------------------------------------------------------- the session's draft
+
+
+def _session_draft(request: HttpRequest) -> DeckDraft:
+    raw = request.session.get(SESSION_DRAFT)
+    if raw:
+        try:
+            return DeckDraft.from_session(raw)
+        except (KeyError, TypeError, ValueError):
+            pass  # a draft from an older shape of the session: start afresh
+    return deck_draft_new()
+
+
+def _session_draft_state(request: HttpRequest) -> DeckEditorState:
+    """The session draft judged; a draft the rules can no longer judge is replaced by a new one."""
+    try:
+        return deck_editor_state(draft=_session_draft(request))
+    except ApplicationError as exc:
+        request.session.pop(SESSION_DRAFT, None)
+        messages.warning(request, f"Your draft could not be opened ({exc.message}); here is a new one.")
+        return deck_editor_state(draft=deck_draft_new())
+
+
+# ---------------------------------------------------------------- pages
+
+
+@require_GET
+def draft_editor(request: HttpRequest) -> HttpResponse:
+    return _editor_page(request, state=_session_draft_state(request), deck=None)
+
+
+@require_GET
+def deck_editor(request: HttpRequest, public_id: str) -> HttpResponse:
+    deck = deck_get_for_owner(public_id=public_id, user=request.user)
+    return _editor_page(request, state=deck_editor_state(draft=deck_draft_of(deck=deck)), deck=deck)
+
+
+def _editor_page(
+    request: HttpRequest, *, state: DeckEditorState, deck: Deck | None, status: int = 200, conflict: str = ""
+) -> HttpResponse:
+    filters = CardFilterForm(request.GET)
+    context = _context(request, state=state, deck=deck, filters=filters, rules_changed=True)
+    context.update(filter_choices=card_filter_choices(), conflict=conflict, full_page=True)
+    return render(request, "decks/editor.html", context, status=status)
+
+
+def _context(
+    request: HttpRequest, *, state: DeckEditorState, deck: Deck | None, filters: CardFilterForm, rules_changed: bool
+) -> dict[str, Any]:
+    """What every region of the editor needs; the rules pickers only when they are (re)drawn."""
+    from cards.search import SEARCH_HELP
+
+    return {
+        **_browser_context(state=state, deck=deck, filters=filters),
+        "options": deck_rules_options(choice=state.choice) if rules_changed else None,
+        "rules_changed": rules_changed,
+        "search_help": SEARCH_HELP,
+    }
+
+
+def _browser_context(*, state: DeckEditorState, deck: Deck | None, filters: CardFilterForm) -> dict[str, Any]:
+    """The card browser's results and their paging links (each with a real href)."""
+    urls = _urls(deck)
+    browser = deck_card_browser(state=state, **filters.search_kwargs())
+    paging = {}
+    for which, offset in (("previous", browser.previous_offset), ("next", browser.next_offset)):
+        if offset is not None:
+            query = filters.querystring(offset=offset)
+            paging[f"{which}_page"] = f"{urls.page}?{query}"
+            paging[f"{which}_cards"] = f"{urls.cards}?{query}"
+    return {
+        "editor": state,
+        "deck": deck,
+        "urls": urls,
+        "filters": filters,
+        "browse": filters.querystring(offset=browser.offset),
+        "browser": browser,
+        "paging": paging,
+    }
+
+
+# ---------------------------------------------------------------- changes
+
+
+@require_POST
+def draft_change(request: HttpRequest) -> HttpResponse:
+    form = DeckChangeForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, None, form.error_text())
+    try:
+        draft = deck_draft_change(draft=_session_draft(request), change=form.change())
+        state = deck_editor_state(draft=draft)
+    except ApplicationError as exc:
+        return _refused(request, None, exc.message)
+    request.session[SESSION_DRAFT] = draft.to_session()
+    return _changed(request, state=state, deck=None, action=form.cleaned_data["action"])
+
+
+@require_POST
+def deck_change(request: HttpRequest, public_id: str) -> HttpResponse:
+    deck = deck_get_for_owner(public_id=public_id, user=request.user, write=True)
+    form = DeckChangeForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, deck, form.error_text())
+    try:
+        draft = deck_draft_change(draft=deck_draft_of(deck=deck), change=form.change())
+        state = deck_editor_state(draft=draft)
+        base_version = form.cleaned_data["base_version"] or 0
+        deck = deck_update(deck=deck, draft=draft, base_version=base_version, judgement=state.judgement)
+    except StaleDeck as exc:
+        return _conflict(request, public_id, exc)
+    except ApplicationError as exc:
+        return _refused(request, deck, exc.message)
+    return _changed(request, state=state, deck=deck, action=form.cleaned_data["action"])
+
+
+def _changed(request: HttpRequest, *, state: DeckEditorState, deck: Deck | None, action: str) -> HttpResponse:
+    if not request.htmx:
+        return redirect(_back_url(request, deck))
+    # htmx sends the browser's search and the printings it shows along (hx-include).
+    filters = CardFilterForm(request.POST)
+    if action in RULES_ACTIONS:
+        # New rules can change which printing a result adds: search again and redraw the results.
+        context = _context(request, state=state, deck=deck, filters=filters, rules_changed=True)
+    else:
+        # The same results: only their hints change, so no new search and no full redraw.
+        context = {
+            "editor": state,
+            "deck": deck,
+            "urls": _urls(deck),
+            "browse": filters.querystring(offset=filters.search_kwargs()["offset"]),
+            "hints": deck_card_hints(state=state, numbers=request.POST.get("shown", "").split()),
+            "rules_changed": False,
+        }
+    return render(request, "decks/editor.html#after-change", context)
+
+
+def _back_url(request: HttpRequest, deck: Deck | None) -> str:
+    """The editor page, with the search the (JavaScript-less) form was posted from."""
+    browse = CardFilterForm(QueryDict(request.POST.get("browse", ""))).querystring()
+    page = _urls(deck).page
+    return f"{page}?{browse}" if browse else page
+
+
+def _refused(request: HttpRequest, deck: Deck | None, message: str) -> HttpResponse:
+    if not request.htmx:
+        messages.error(request, message)
+        return redirect(_back_url(request, deck))
+    response = render(request, "decks/editor.html#editor-messages", {"refusal": message}, status=422)
+    return reswap(retarget(response, "#editor-messages"), "outerHTML")
+
+
+def _conflict(request: HttpRequest, public_id: str, exc: StaleDeck) -> HttpResponse:
+    """Refuse a stale save: say so, and offer the deck as it now is (never overwrite it)."""
+    deck = deck_get_for_owner(public_id=public_id, user=request.user)
+    if not request.htmx:
+        state = deck_editor_state(draft=deck_draft_of(deck=deck))
+        return _editor_page(request, state=state, deck=deck, status=409, conflict=exc.message)
+    context = {"conflict": exc.message, "urls": _urls(deck)}
+    response = render(request, "decks/editor.html#editor-messages", context, status=409)
+    return reswap(retarget(response, "#editor-messages"), "outerHTML")
+
+
+# ---------------------------------------------------------------- the card browser
+
+
+@require_GET
+def draft_cards(request: HttpRequest) -> HttpResponse:
+    if not request.htmx:
+        return redirect(_with_query(reverse("decks:new"), request))
+    return _card_results(request, state=_session_draft_state(request), deck=None)
+
+
+@require_GET
+def deck_cards(request: HttpRequest, public_id: str) -> HttpResponse:
+    deck = deck_get_for_owner(public_id=public_id, user=request.user)
+    if not request.htmx:
+        return redirect(_with_query(reverse("decks:edit", args=[public_id]), request))
+    return _card_results(request, state=deck_editor_state(draft=deck_draft_of(deck=deck)), deck=deck)
+
+
+def _card_results(request: HttpRequest, *, state: DeckEditorState, deck: Deck | None) -> HttpResponse:
+    context = _browser_context(state=state, deck=deck, filters=CardFilterForm(request.GET))
+    return render(request, "decks/editor.html#card-results", context)
+
+
+def _with_query(url: str, request: HttpRequest) -> str:
+    query = CardFilterForm(request.GET).querystring()
+    return f"{url}?{query}" if query else url
+
+
+# ---------------------------------------------------------------- saving, deleting, listing
+
+
+@require_http_methods(["GET", "POST"])
+def draft_save(request: HttpRequest) -> HttpResponse:
+    """Save the session's draft as a deck; asks for an account first, then completes after login.
+
+    The GET only completes a save that a POST (with its CSRF token) asked for and that had to
+    wait for the player to log in or sign up; otherwise it goes back to the draft.
+    """
+    draft = _session_draft(request)
+    if request.method == "POST":
+        form = DeckSaveForm(request.POST)
+        if form.is_valid() and form.cleaned_data["name"]:
+            draft = replace(draft, name=form.cleaned_data["name"].strip())
+            request.session[SESSION_DRAFT] = draft.to_session()
+        if not request.user.is_authenticated:
+            request.session[SESSION_PENDING_SAVE] = True
+            messages.info(request, "Log in or sign up to save your deck. Your draft is kept meanwhile.")
+            return redirect(f"{settings.LOGIN_URL}?{urlencode({'next': reverse('decks:new-save')})}")
+    elif not (request.user.is_authenticated and request.session.get(SESSION_PENDING_SAVE)):
+        return redirect("decks:new")
+    try:
+        deck = deck_create_from_draft(owner=request.user, draft=draft)
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+        return redirect("decks:new")
+    request.session.pop(SESSION_DRAFT, None)
+    request.session.pop(SESSION_PENDING_SAVE, None)
+    messages.success(request, f"Saved “{deck.name}”. From now on every change is saved as you make it.")
+    return redirect("decks:edit", deck.public_id)
+
+
+@require_POST
+def draft_reset(request: HttpRequest) -> HttpResponse:
+    request.session.pop(SESSION_DRAFT, None)
+    return redirect("decks:new")
+
+
+@require_POST
+def deck_remove(request: HttpRequest, public_id: str) -> HttpResponse:
+    deck = deck_get_for_owner(public_id=public_id, user=request.user, write=True)
+    deck_delete(deck=deck)
+    messages.success(request, f"Deleted “{deck.name}”.")
+    return redirect("decks:list")
+
+
+@login_required
+@require_GET
+def deck_list(request: HttpRequest) -> HttpResponse:
+    return render(request, "decks/deck_list.html", {"decks": deck_list_for_owner(user=request.user)})
+
+
+# ---------------------------------------------------------------- accounts
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    """Django's UserCreationForm; logs the new player in (the session, and its draft, carry over)."""
+    next_url = request.POST.get("next") or request.GET.get("next") or ""
+    if not url_has_allowed_host_and_scheme(
+        next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        next_url = ""
+    if request.user.is_authenticated:
+        return redirect(next_url or settings.LOGIN_REDIRECT_URL)
+    form = SignupForm(request.POST if request.method == "POST" else None)
+    if form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return redirect(next_url or settings.LOGIN_REDIRECT_URL)
+    return render(request, "registration/signup.html", {"form": form, "next": next_url})

@@ -1,0 +1,48 @@
+"""factory_boy factories for decks; they need the rules loaded (the `rules` fixture) for rulers."""
+
+from __future__ import annotations
+
+import factory
+from django.contrib.auth import get_user_model
+
+from cards.models import Ruler
+from decks.models import Deck, DeckCard, Section
+from tests.cards.factories import PrintingFactory
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = get_user_model()
+        django_get_or_create = ("username",)
+        skip_postgeneration_save = True
+
+    username = factory.Sequence(lambda n: f"player{n}")
+    password = factory.PostGenerationMethodCall("set_password", "correct horse battery")
+
+
+class DeckFactory(factory.django.DjangoModelFactory):
+    """An Apprentice deck by default; `DeckFactory(ruler=Ruler.objects.get(slug=...))` for another."""
+
+    class Meta:
+        model = Deck
+
+    owner = factory.SubFactory(UserFactory)
+    name = factory.Sequence(lambda n: f"Deck {n}")
+    ruler = factory.LazyFunction(lambda: Ruler.objects.get(slug="apprentice"))
+
+
+class DeckCardFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = DeckCard
+
+    deck = factory.SubFactory(DeckFactory)
+    printing = factory.SubFactory(PrintingFactory)
+    section = Section.MAIN
+    count = 1
+
+
+def legal_apprentice_main() -> dict[str, int]:
+    """50 cards, 50 levels, one faction: 12 Ember Squires x 4 + 2 of the 13th."""
+    main = {f"TS-{i:03d}": 4 for i in range(1, 13)}
+    main["TS-013"] = 2
+    return main

@@ -1,0 +1,64 @@
+from __future__ import annotations
+
+import pytest
+
+from decks.models import DeckDraft
+from decks.selectors import deck_card_browser, deck_editor_state
+
+pytestmark = pytest.mark.django_db
+
+
+def rows_by_name(page):
+    return {row.facts.name: row for row in page.rows}
+
+
+def test_it_says_which_cards_can_be_added_and_why_not(deck_catalog):
+    state = deck_editor_state(draft=DeckDraft(ruler="apprentice", main={"TS-001": 4, "TS-100": 1}))
+
+    page = deck_card_browser(state=state, query="")
+
+    rows = rows_by_name(page)
+    assert rows["Ember Squire 1"].blockers == ["5th copy; Apprentice allows 4"]
+    assert rows["Ember Squire 1"].in_deck == 4
+    assert rows["Frost Hare"].blockers == ["would be a 3rd faction"]
+    assert rows["Ember Squire 2"].addable
+    assert rows["Spark"].blockers == ["Apprentice prepares no resource cards"]
+    assert rows["Spark"].section == "resources"
+
+
+def test_it_adds_the_printing_already_in_the_deck(deck_catalog):
+    state = deck_editor_state(draft=DeckDraft(ruler="apprentice", main={"TS-901": 1}))
+
+    row = rows_by_name(deck_card_browser(state=state, query=""))["Ember Squire 1"]
+
+    assert row.number == "TS-901"
+    assert row.other_numbers == ("TS-001",)
+
+
+def test_it_passes_the_search_and_filters_on(deck_catalog):
+    state = deck_editor_state(draft=DeckDraft(ruler="apprentice"))
+
+    page = deck_card_browser(state=state, query="squire", faction="volnar", level_max=1)
+
+    assert page.total == 13
+    assert {row.facts.name for row in page.rows} == {f"Ember Squire {i}" for i in range(1, 14)}
+
+
+def test_it_pages(deck_catalog):
+    state = deck_editor_state(draft=DeckDraft(ruler="apprentice"))
+
+    first = deck_card_browser(state=state, query="", limit=5)
+    second = deck_card_browser(state=state, query="", limit=5, offset=5)
+
+    assert (first.first, first.last, first.next_offset, first.previous_offset) == (1, 5, 5, None)
+    assert second.previous_offset == 0
+    assert not {r.facts.name for r in first.rows} & {r.facts.name for r in second.rows}
+
+
+def test_it_reports_a_query_it_does_not_understand(deck_catalog):
+    state = deck_editor_state(draft=DeckDraft(ruler="apprentice"))
+
+    page = deck_card_browser(state=state, query="lv<=two")
+
+    assert page.rows == []
+    assert page.error

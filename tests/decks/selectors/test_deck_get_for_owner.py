@@ -1,0 +1,52 @@
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+
+from decks.selectors import deck_get_for_owner, deck_list_for_owner
+from tests.decks.factories import DeckCardFactory, DeckFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_gives_the_owner_their_deck(rules, user):
+    deck = DeckFactory(owner=user)
+
+    assert deck_get_for_owner(public_id=deck.public_id, user=user) == deck
+    assert deck_get_for_owner(public_id=deck.public_id, user=user, write=True) == deck
+
+
+def test_it_hides_a_deck_from_others_and_refuses_their_changes(rules, user, other_user):
+    deck = DeckFactory(owner=user)
+
+    with pytest.raises(Http404):
+        deck_get_for_owner(public_id=deck.public_id, user=other_user)
+    with pytest.raises(PermissionDenied):
+        deck_get_for_owner(public_id=deck.public_id, user=other_user, write=True)
+    with pytest.raises(PermissionDenied):
+        deck_get_for_owner(public_id=deck.public_id, user=AnonymousUser(), write=True)
+
+
+def test_it_is_404_for_an_unknown_id_or_a_primary_key(rules, user):
+    deck = DeckFactory(owner=user)
+
+    with pytest.raises(Http404):
+        deck_get_for_owner(public_id="nope", user=user, write=True)
+    with pytest.raises(Http404):
+        deck_get_for_owner(public_id=str(deck.pk), user=user)
+
+
+def test_it_lists_only_the_owners_decks_with_their_size(rules, user, other_user):
+    mine = DeckFactory(owner=user, name="Mine")
+    DeckCardFactory(deck=mine, count=3)
+    DeckCardFactory(deck=mine, count=2, section="considering")
+    empty = DeckFactory(owner=user, name="Empty")
+    DeckFactory(owner=other_user)
+
+    decks = list(deck_list_for_owner(user=user))
+
+    assert {d.name for d in decks} == {"Mine", "Empty"}
+    assert {d.name: d.size for d in decks} == {"Mine": 3, "Empty": 0}
+    assert decks[0] == empty  # last changed first
