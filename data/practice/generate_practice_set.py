@@ -173,7 +173,7 @@ FACTIONS = (
             ("Shrine Guard", "社の衛兵"),
             ("Tanuki Mechanic", "狸の整備士"),
         ),
-        (("Dragon Frame", "竜型機"), ("Storm Dragon", "嵐竜")),
+        (("Dragon Frame", "竜型機"), ("Storm Dragon", "ストームドラゴン")),
         (
             ("Night Parade", "夜行行列"),
             ("Barrage Order", "弾幕命令"),
@@ -214,7 +214,7 @@ FACTIONS = (
             ("Sniper", "狙撃兵"),
             ("Logistics Officer", "兵站将校"),
         ),
-        (("Mecha Dragon", "機竜"), ("Dragon Drone", "竜型ドローン")),
+        (("Mecha Dragon", "メカドラゴン"), ("Dragon Drone", "竜型ドローン")),
         (
             ("Suppressing Fire", "制圧射撃"),
             ("Orbital Ping", "軌道ピン"),
@@ -255,7 +255,7 @@ FACTIONS = (
             ("Dream Cartographer", "夢の地図職人"),
             ("Grinning Cat", "にやにや猫"),
         ),
-        (("Star Dragon", "星竜"), ("Teacup Dragon", "ティーカップ竜")),
+        (("Star Dragon", "スタードラゴン"), ("Teacup Dragon", "ティーカップ・ドラゴン")),
         (
             ("Tea Time Break", "お茶の時間"),
             ("Shrink Potion", "ちぢみ薬"),
@@ -296,7 +296,7 @@ FACTIONS = (
             ("Abyss Choir", "深淵の聖歌隊"),
             ("Probe Pilot", "探査機の操縦者"),
         ),
-        (("Void Wyrm", "虚竜"), ("Tentacle Dragon", "触手竜")),
+        (("Void Wyrm", "虚竜"), ("Tentacle Dragon", "触手ドラゴン")),
         (
             ("Forbidden Lecture", "禁じられた講義"),
             ("Starless Summons", "星なき召喚"),
