@@ -171,7 +171,8 @@ def drop_queue(redis_url: str, queue: str) -> None:
     """Remove the private queue's keys (the queue itself, empty, and kombu's binding of it); nothing else."""
     import redis
 
-    redis.Redis.from_url(redis_url, socket_connect_timeout=3).delete(queue, f"_kombu.binding.{queue}")
+    client = redis.Redis.from_url(redis_url, socket_connect_timeout=3)
+    client.delete(queue, f"_kombu.binding.{queue}", f"_kombu.binding_permanent.{queue}")
 
 
 # --- machine ----------------------------------------------------------------------------------

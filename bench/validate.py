@@ -25,18 +25,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import re
-import resource
 import shutil
-import signal
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 import timeit
 import urllib.error
 import urllib.parse
@@ -52,15 +46,30 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:  # `python bench/validate.py` puts bench/, not the repository, on the path
     sys.path.insert(0, str(REPO))
 
+# The database, the server and the machine: shared with bench/editor.py.
+from bench.common import (  # noqa: E402
+    DATA,
+    PRACTICE_FILES,
+    RESULTS_DIR,
+    OtherLoad,
+    Server,
+    ServerConfig,
+    machine_info,
+    post_json,
+    postgres_version,
+    prepare_database,
+    server_env,
+    wait_idle,
+)
+from bench.common import machine_note as _machine_note  # noqa: E402
+from bench.common import share as _share  # noqa: E402
+from bench.common import yes as _yes  # noqa: E402
 from decks.rules.builder import build_legal_deck  # noqa: E402
 from decks.rules.engine import validate_deck  # noqa: E402
 from decks.rules.ruleset import RulesInForce, rules_in_force  # noqa: E402
 from decks.rules.types import CardFacts, Deck  # noqa: E402
 
-DATA = REPO / "data"
 RULES_PATH = DATA / "rules.json"
-PRACTICE_FILES = tuple(sorted((DATA / "practice").glob("*.json")))
-RESULTS_DIR = REPO / "bench" / "results"
 APPENDIX_A = "appendix-a-2023-12-04"
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/gatesite_bench"
@@ -78,7 +87,6 @@ DEFAULT_RULERS = (
 DEFAULT_GEASES = ("Oath of the Lone Banner", "Oath of the Peerless Master")
 HTTP_RULER = "Apprentice"  # the deck sent to the validate endpoint
 HTTP_RULER_SLUG = "apprentice"
-BENCH_SECRET_KEY = "gatesite-bench-only-not-a-production-key"
 
 TARGET_ENGINE_US = 100.0
 TARGET_THROUGHPUT_RATIO = 0.70
@@ -230,199 +238,6 @@ def bench_engine(args: argparse.Namespace) -> dict[str, Any]:
         "target_us": TARGET_ENGINE_US,
         "target_met": overall <= TARGET_ENGINE_US,
     }
-
-
-# --- 2. HTTP: database ------------------------------------------------------------------------
-
-
-def server_env(database_url: str) -> dict[str, str]:
-    """The environment of manage.py and gunicorn: production settings against the bench database."""
-    env = dict(os.environ)
-    env.update(
-        DJANGO_SETTINGS_MODULE="gatesite.settings",
-        DEBUG="0",
-        SECRET_KEY=BENCH_SECRET_KEY,
-        ALLOWED_HOSTS="127.0.0.1",
-        DATABASE_URL=database_url,
-        REDIS_URL="",  # set but empty: wins over a .env file; import_cards runs its task in-process
-        LOG_LEVEL="WARNING",
-    )
-    return env
-
-
-def ensure_database(database_url: str) -> bool:
-    """Create the database of the URL if it does not exist; True if it was created."""
-    import psycopg
-    from psycopg import sql
-
-    url = urllib.parse.urlsplit(database_url)
-    name = url.path.lstrip("/")
-    if not name:
-        raise SystemExit(f"No database name in {database_url}")
-    params = {
-        "host": url.hostname or "127.0.0.1",
-        "port": url.port or 5432,
-        "user": urllib.parse.unquote(url.username or "postgres"),
-        "dbname": "postgres",
-    }
-    if url.password:
-        params["password"] = urllib.parse.unquote(url.password)
-    with psycopg.connect(**params, autocommit=True, connect_timeout=5) as conn:
-        if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
-            return False
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    return True
-
-
-def postgres_version(database_url: str) -> str:
-    import psycopg
-
-    with psycopg.connect(database_url.replace("postgres://", "postgresql://", 1), connect_timeout=5) as conn:
-        row = conn.execute("SELECT version()").fetchone()
-    return row[0] if row else "?"
-
-
-def manage(env: dict[str, str], *command: str) -> None:
-    started = time.perf_counter()
-    result = subprocess.run(
-        [sys.executable, "manage.py", *command],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if result.returncode != 0:
-        raise SystemExit(f"manage.py {command[0]} failed:\n{result.stdout}\n{result.stderr}")
-    print(f"  manage.py {command[0]}: ok ({time.perf_counter() - started:.1f} s)", flush=True)
-
-
-def prepare_database(database_url: str) -> None:
-    created = ensure_database(database_url)
-    print(f"  database {urllib.parse.urlsplit(database_url).path.lstrip('/')}: {'created' if created else 'exists'}")
-    env = server_env(database_url)
-    manage(env, "migrate", "--noinput")
-    manage(env, "load_rules")
-    manage(env, "import_cards", *(str(p) for p in PRACTICE_FILES))
-
-
-# --- 2. HTTP: server ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ServerConfig:
-    workers: int
-    worker_class: str
-    threads: int
-    app: str = "gatesite.wsgi:application"
-
-    @property
-    def label(self) -> str:
-        label = f"{self.worker_class} {self.workers}"
-        if self.worker_class == "gthread":
-            label += f"x{self.threads}"
-        if self.app != "gatesite.wsgi:application":
-            label += f" ({self.app})"
-        return label
-
-    def argv(self, port: int, error_log: Path) -> list[str]:
-        argv = [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            self.app,
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            str(self.workers),
-            "--worker-class",
-            self.worker_class,
-            "--timeout",
-            "30",
-            "--graceful-timeout",
-            "10",
-            "--log-level",
-            "warning",
-            "--error-logfile",
-            str(error_log),
-        ]
-        if self.worker_class == "gthread":
-            argv += ["--threads", str(self.threads)]
-        return argv
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def post_json(url: str, body: object, timeout: float = 10.0) -> tuple[int, Any]:
-    request = urllib.request.Request(
-        url,
-        data=json.dumps(body).encode(),
-        method="POST",
-        headers={"Content-Type": "application/json", "Accept": "application/json"},
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, exc.read().decode(errors="replace")
-
-
-class Server:
-    """gunicorn serving the app on a free loopback port, for a `with` block."""
-
-    def __init__(self, config: ServerConfig, env: dict[str, str], workdir: Path) -> None:
-        self.config = config
-        self.env = env
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.error_log = workdir / f"gunicorn-{self.port}.log"
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def __enter__(self) -> Server:
-        self.process = subprocess.Popen(
-            self.config.argv(self.port, self.error_log),
-            cwd=REPO,
-            env=self.env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise SystemExit(f"gunicorn exited with {self.process.returncode}:\n{self.log_tail()}")
-            try:
-                status, _ = post_json(self.base + "/api/v1/ping/", {}, timeout=2)
-                if status == 200:
-                    return self
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                pass
-            time.sleep(0.1)
-        self.__exit__()
-        raise SystemExit(f"gunicorn did not answer within 60 s:\n{self.log_tail()}")
-
-    def __exit__(self, *exc: object) -> None:
-        if self.process is None or self.process.poll() is not None:
-            return
-        self.process.send_signal(signal.SIGTERM)  # graceful shutdown of the master and its workers
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-
-    @property
-    def pid(self) -> int:
-        assert self.process is not None
-        return self.process.pid
-
-    def log_tail(self, lines: int = 30) -> str:
-        if not self.error_log.exists():
-            return ""
-        return "\n".join(self.error_log.read_text(errors="replace").splitlines()[-lines:])
 
 
 # --- 2. HTTP: wrk ------------------------------------------------------------------------------
@@ -691,155 +506,7 @@ def summarize_config(config: ServerConfig, runs: dict[str, list[LoadResult]], lo
     }
 
 
-# --- machine and report ----------------------------------------------------------------------
-
-
-def _cpu_times() -> tuple[int, int] | None:
-    """(idle, total) jiffies of all CPUs since boot, from /proc/stat (None elsewhere)."""
-    try:
-        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    except (OSError, ValueError):
-        return None
-    return fields[3] + fields[4], sum(fields[:8])  # idle + iowait; user..steal
-
-
-def cpu_busy(interval: float = 1.0) -> float | None:
-    """The share of all CPUs busy over the next interval seconds (0..1), None if unknown."""
-    before = _cpu_times()
-    time.sleep(interval)
-    after = _cpu_times()
-    if before is None or after is None or after[1] == before[1]:
-        return None
-    return 1 - (after[0] - before[0]) / (after[1] - before[1])
-
-
-def _process_ticks(pid: int) -> int:
-    """CPU time (user + system, clock ticks) a live process has used; 0 if it is gone."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except (OSError, IndexError):
-        return 0
-    return int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of proc(5))
-
-
-def _ours(root_pids: Iterable[int], marker: bytes | None) -> set[int]:
-    """The given processes, their children, and processes whose command line holds marker
-    (the PostgreSQL backends serving the bench database)."""
-    roots = set(root_pids)
-    found = set(roots)
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            if ppid in roots or (marker and marker in (entry / "cmdline").read_bytes()):
-                found.add(int(entry.name))
-        except (OSError, IndexError, ValueError):
-            continue
-    return found
-
-
-class OtherLoad:
-    """How much of the machine other processes used while a block ran: the CPU time of all
-    CPUs (/proc/stat user+nice+system) minus that of our processes (this one, the given
-    roots and their children, processes whose command line holds marker, and reaped
-    children such as wrk). Loopback interrupt time is left out; 0..1 of all CPUs."""
-
-    def __init__(self, root_pids: Iterable[int] = (), marker: str | None = None) -> None:
-        self.roots = {os.getpid(), *root_pids}
-        self.marker = marker.encode() if marker else None
-        self.share: float | None = None
-
-    @staticmethod
-    def _machine() -> tuple[int, int] | None:
-        try:
-            fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-        except (OSError, ValueError):
-            return None
-        return fields[0] + fields[1] + fields[2], sum(fields[:8])
-
-    def _children(self) -> float:
-        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-        return (usage.ru_utime + usage.ru_stime) * os.sysconf("SC_CLK_TCK")
-
-    def __enter__(self) -> OtherLoad:
-        self.pids = _ours(self.roots, self.marker)
-        self.start = {pid: _process_ticks(pid) for pid in self.pids}
-        self.start_children = self._children()
-        self.start_machine = self._machine()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        end_machine = self._machine()
-        if self.start_machine is None or end_machine is None or end_machine[1] == self.start_machine[1]:
-            return
-        pids = self.pids | _ours(self.roots, self.marker)
-        ours = sum(_process_ticks(pid) - self.start.get(pid, 0) for pid in pids)
-        ours += self._children() - self.start_children
-        busy = end_machine[0] - self.start_machine[0]
-        self.share = max(busy - ours, 0) / (end_machine[1] - self.start_machine[1])
-
-
-def wait_idle(args: argparse.Namespace, what: str) -> dict[str, Any]:
-    """Wait up to --wait-idle seconds for other work on the machine to stop; what was seen."""
-    deadline = time.monotonic() + args.wait_idle
-    busy = cpu_busy()
-    started = time.monotonic()
-    while busy is not None and busy > args.idle_below and time.monotonic() < deadline:
-        busy = cpu_busy(2.0)
-    waited = time.monotonic() - started
-    idle = busy is None or busy <= args.idle_below
-    if not idle:
-        print(
-            f"  warning: before {what} the CPUs were {busy:.0%} busy with other work "
-            f"(waited {waited:.0f} s): results will be low and noisy",
-            flush=True,
-        )
-    return {
-        "cpu_busy_before": None if busy is None else round(busy, 3),
-        "idle": idle,
-        "waited_s": round(waited, 1),
-        "loadavg": os.getloadavg(),
-    }
-
-
-def machine_info() -> dict[str, Any]:
-    cpu = "?"
-    try:
-        lscpu = subprocess.run(["lscpu"], capture_output=True, text=True, check=False).stdout
-        cpu = next((ln.split(":", 1)[1].strip() for ln in lscpu.splitlines() if ln.startswith("Model name")), cpu)
-    except OSError:
-        pass
-    ram_gib = None
-    meminfo = Path("/proc/meminfo")
-    if meminfo.exists():
-        match = re.search(r"MemTotal:\s+(\d+) kB", meminfo.read_text())
-        ram_gib = round(int(match.group(1)) / 1024**2, 1) if match else None
-    versions = {}
-    for package in ("django", "djangorestframework", "gunicorn", "psycopg"):
-        try:
-            from importlib.metadata import version
-
-            versions[package] = version(package)
-        except Exception:  # informational only
-            versions[package] = "?"
-    wrk_version = "?"
-    if wrk := shutil.which("wrk"):
-        out = subprocess.run([wrk, "-v"], capture_output=True, text=True, check=False).stdout
-        wrk_version = out.splitlines()[0].strip() if out else "?"
-    return {
-        "nproc": os.cpu_count(),
-        "cpu": cpu,
-        "ram_gib": ram_gib,
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "packages": versions,
-        "wrk": wrk_version,
-    }
-
-
-def _yes(met: bool) -> str:
-    return "yes" if met else "**no**"
+# --- report ----------------------------------------------------------------------------------
 
 
 def markdown(results: dict[str, Any]) -> str:
@@ -903,18 +570,6 @@ def markdown(results: dict[str, Any]) -> str:
         out += [_machine_note(cfg["machine_state"], cfg["server"]) for cfg in http["configs"]]
         out.append("")
     return "\n".join(out)
-
-
-def _share(value: float | None) -> str:
-    return "?" if value is None else f"{value:.0%}"
-
-
-def _machine_note(state: dict[str, Any], what: str = "") -> str:
-    busy = state["cpu_busy_before"]
-    seen = "unknown" if busy is None else f"{busy:.0%}"
-    where = f" ({what})" if what else ""
-    verdict = "idle" if state["idle"] else "**not idle: figures are pessimistic**"
-    return f"CPU busy with other work before the runs{where}: {seen}, {verdict}.  "
 
 
 # --- main ------------------------------------------------------------------------------------

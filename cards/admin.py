@@ -65,6 +65,10 @@ class ErratumInline(admin.TabularInline):
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Erratum]:
+        # The job's link, never its stored file.
+        return super().get_queryset(request).select_related("job").defer("job__file_content")
+
     @admin.display(description="old value")
     def old_display(self, erratum: Erratum) -> str:
         return erratum.old_display
@@ -98,7 +102,8 @@ class ErratumAdmin(admin.ModelAdmin):
         return False
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Erratum]:
-        return super().get_queryset(request).defer("job__file_content")
+        # The job's link, never its stored file.
+        return super().get_queryset(request).select_related("card", "job").defer("job__file_content")
 
     @admin.display(description="old value")
     def old_display(self, erratum: Erratum) -> str:

@@ -251,3 +251,39 @@ def test_it_answers_404_for_an_unknown_job(admin_client):
     assert (
         admin_client.get("/admin/cards/importjob/987654/progress/", headers={"HX-Request": "true"}).status_code == 404
     )
+
+
+def test_it_lists_errata_and_shows_one_without_loading_job_files(admin_client, django_assert_max_num_queries):
+    from tests.cards.factories import ErratumFactory
+
+    job = ImportJobFactory(status=ImportJob.Status.SUCCEEDED, file_content=b"x" * 1000)
+    erratum = ErratumFactory(job=job, old_value=["Human"], new_value=["Human", "Knight"])
+
+    listing = admin_client.get("/admin/cards/erratum/")
+    with django_assert_max_num_queries(12) as captured:
+        detail = admin_client.get(f"/admin/cards/erratum/{erratum.pk}/change/")
+    card = admin_client.get(f"/admin/cards/card/{erratum.card_id}/change/")
+
+    assert listing.status_code == detail.status_code == card.status_code == 200
+    assert "Human, Knight" in listing.content.decode()
+    assert "Human, Knight" in card.content.decode()
+    assert not any("file_content" in q["sql"] for q in captured.captured_queries)
+
+
+@pytest.mark.parametrize(
+    ("state", "shown"),
+    [
+        ({"status": ImportJob.Status.QUEUED}, "Waiting for a worker…"),
+        ({"status": ImportJob.Status.RUNNING, "attempts": 1}, "Reading the file…"),
+        (
+            {"status": ImportJob.Status.RUNNING, "attempts": 1, "rows_done": 9, "rows_total": 9},
+            "9 rows checked; writing…",
+        ),
+    ],
+)
+def test_it_says_what_a_job_is_doing(admin_client, state, shown):
+    job = ImportJobFactory(heartbeat_at=timezone.now(), **state)
+
+    body = admin_client.get(progress_url(job), headers={"HX-Request": "true"}).content.decode()
+
+    assert shown in body
