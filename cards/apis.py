@@ -8,7 +8,7 @@ from typing import Any
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import generics, serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
@@ -171,6 +171,7 @@ class ErratumOutputSerializer(serializers.ModelSerializer):
 class CardDetailApi(APIView):
     """One card by any of its collector numbers: rules fields, printings and errata history (newest first)."""
 
+    @extend_schema_serializer(component_name="CardDetail")
     class OutputSerializer(CardOutputSerializer):
         errata = ErratumOutputSerializer(many=True, read_only=True)
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema, extend_schema_field
+from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -67,6 +67,7 @@ class DeckValidateApi(APIView):
         factions = serializers.ListField(child=serializers.CharField())
         resources = serializers.IntegerField()
 
+    @extend_schema_serializer(component_name="DeckValidation")
     class OutputSerializer(serializers.Serializer):
         legal = serializers.BooleanField()
         ruler = serializers.CharField()
