@@ -357,14 +357,24 @@ class Worker:
         return float(match.group(1))
 
 
-def send_import(paths: list[Path], timeout: float) -> tuple[float, dict[str, Any], str]:
-    """cards.import_files.delay(paths), timed until the result arrives; (seconds, result, task id)."""
+def send_import(paths: list[Path], timeout: float) -> tuple[float, dict[str, Any], str, float | None]:
+    """cards.import_files.delay(paths), timed until the result arrives.
+
+    (seconds, result, task id, share of all CPUs busy meanwhile: the worker and its PostgreSQL
+    backend use about one CPU, so much more than 1/nproc means other work competed).
+    """
     from cards.tasks import import_files
 
+    cpu_before = _cpu_times()
     started = time.perf_counter()
     async_result = import_files.delay([str(p) for p in paths])
     counts = async_result.get(timeout=timeout)
-    return time.perf_counter() - started, counts, async_result.id
+    seconds = time.perf_counter() - started
+    cpu_after = _cpu_times()
+    busy = None
+    if cpu_before and cpu_after and cpu_after[0] > cpu_before[0]:
+        busy = round(1 - (cpu_after[1] - cpu_before[1]) / (cpu_after[0] - cpu_before[0]), 3)
+    return seconds, counts, async_result.id, busy
 
 
 # --- writes -----------------------------------------------------------------------------------
@@ -565,7 +575,7 @@ def one_run(
         before_memory = worker.memory()
         run["fresh_machine"] = wait_idle(args, "the fresh import")
         stats_before = table_stats(args.database_url)
-        seconds, counts, task_id = send_import(paths, args.timeout)
+        seconds, counts, task_id, busy = send_import(paths, args.timeout)
         after_memory = worker.memory()
         children = child_pids(worker.pid)
     wait_no_other_backends(args.database_url)
@@ -573,6 +583,7 @@ def one_run(
     check_counts(counts, args.printings, fresh=True)
     run["fresh"] = {
         "seconds": seconds,
+        "cpu_busy_during": busy,
         "task_runtime_s": task_runtime,
         "counts": plain_counts(counts),
         "rss_before_mb": round(before_memory["VmRSS"], 1),
@@ -597,7 +608,7 @@ def one_run(
         run["reimport_machine"] = wait_idle(args, "the re-import")
         stats_before = table_stats(args.database_url)
         rows_before = row_snapshot(args.database_url)
-        seconds, counts, task_id = send_import(paths, args.timeout)
+        seconds, counts, task_id, busy = send_import(paths, args.timeout)
         after_memory = worker.memory()
     wait_no_other_backends(args.database_url)  # the worker's backend flushed its statistics on exit
     task_runtime = worker.task_runtime(task_id)
@@ -607,6 +618,7 @@ def one_run(
     new_rows = rows_written_since(args.database_url, rows_before)
     run["reimport"] = {
         "seconds": seconds,
+        "cpu_busy_during": busy,
         "task_runtime_s": task_runtime,
         "counts": plain_counts(counts),
         "rss_before_mb": round(before_memory["VmRSS"], 1),
@@ -639,6 +651,8 @@ def summarize(runs: list[dict[str, Any]]) -> dict[str, Any]:
     zero = all(r["reimport"]["zero_writes"] for r in runs)
     return {
         "fresh_s": fresh,
+        "fresh_best_s": min(r["fresh"]["seconds"] for r in runs),
+        "reimport_best_s": min(r["reimport"]["seconds"] for r in runs),
         "fresh_task_runtime_s": median([r["fresh"]["task_runtime_s"] or 0 for r in runs]),
         "copy_s": copy,
         "ratio": median([r["ratio"] for r in runs]),
@@ -677,13 +691,13 @@ def markdown(results: dict[str, Any]) -> str:
         "| measure | result | target | met |",
         "| --- | --- | --- | --- |",
         f"| import through the Celery worker (delay → result) | {s['fresh_s']:.2f} s "
-        f"(task in worker {s['fresh_task_runtime_s']:.2f} s) | ≤ {TARGET_IMPORT_S:.0f} s | {_yes(s['targets']['import'])} |",
+        f"(best {s['fresh_best_s']:.2f} s; task in worker {s['fresh_task_runtime_s']:.2f} s) | ≤ {TARGET_IMPORT_S:.0f} s | {_yes(s['targets']['import'])} |",
         f"| floor: PostgreSQL `COPY` of the same rows into a scratch table | {s['copy_s']:.3f} s | "
         f"| import = {s['ratio']:.0f}× COPY |",
         f"| schema floor: `INSERT … SELECT` of the rows the import wrote into the real tables | "
         f"{s['schema_floor_s']:.2f} s | | import = {s['fresh_s'] / s['schema_floor_s']:.1f}× |",
         f"| re-import, unchanged (delay → result) | {s['reimport_s']:.2f} s "
-        f"(task in worker {s['reimport_task_runtime_s']:.2f} s) | ≤ {TARGET_REIMPORT_S:.0f} s "
+        f"(best {s['reimport_best_s']:.2f} s; task in worker {s['reimport_task_runtime_s']:.2f} s) | ≤ {TARGET_REIMPORT_S:.0f} s "
         f"| {_yes(s['targets']['reimport'])} |",
         f"| writes during the re-import | {'0' if s['zero_writes'] else 'some, see JSON'} | 0 "
         f"| {_yes(s['targets']['zero_writes'])} |",
@@ -691,14 +705,12 @@ def markdown(results: dict[str, Any]) -> str:
         f"(idle worker {s['rss_idle_mb']:.0f} MB) | ≤ {TARGET_PEAK_MB:.0f} MB | {_yes(s['targets']['peak_memory'])} |",
         "",
         "| run | import s | task s | COPY s | ratio | schema floor s | peak MB | re-import s | task s | peak MB "
-        "| writes | CPU busy before |",
+        "| writes | CPU busy during import / re-import |",
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for r in runs:
         f, ri = r["fresh"], r["reimport"]
-        busy = [
-            r[k]["cpu_busy_before"] for k in ("fresh_machine", "copy_machine", "schema_machine", "reimport_machine")
-        ]
+        busy = [r["fresh"]["cpu_busy_during"], r["reimport"]["cpu_busy_during"]]
         out.append(
             f"| {r['run']} | {f['seconds']:.2f} | {f['task_runtime_s'] or 0:.2f} | {r['copy_s']:.3f} | {r['ratio']:.0f}× "
             f"| {r['schema_floor_s']:.2f} | {f['peak_mb']:.0f} | {ri['seconds']:.2f} | {ri['task_runtime_s'] or 0:.2f} | {ri['peak_mb']:.0f} "
