@@ -2,7 +2,7 @@
 
 Run by hand from the repository root (see docs/benchmarks.md for prerequisites and results):
 
-    .venv/bin/python bench/validate.py [--duration 10] [--connections 16] [--workers 3] ...
+    .venv/bin/python bench/validate.py [--duration 10] [--connections 16] [--workers 3] [--rounds 3] ...
 
 1. Engine (no Django, no database): for several rulers, build a legal deck from the practice
    set (data/practice/*.json) with decks.rules.builder.build_legal_deck, then time
@@ -27,6 +27,7 @@ import argparse
 import json
 import re
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -511,6 +512,13 @@ def summarize_config(config: ServerConfig, runs: dict[str, list[LoadResult]], lo
 
 def markdown(results: dict[str, Any]) -> str:
     out = []
+    code = results.get("code") or {}
+    if code.get("commit"):
+        changed = code["changed_files"]
+        out += [
+            f"Code: commit {code['commit'][:10]}" + (f" with {len(changed)} changed files." if changed else "."),
+            "",
+        ]
     engine = results.get("engine")
     if engine:
         out += [
@@ -583,11 +591,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--connections", type=int, default=16, help="concurrent wrk connections (16)")
     parser.add_argument("--wrk-threads", type=int, default=2, help="wrk threads (2)")
     parser.add_argument("--warmup", type=float, default=3, help="seconds of warm-up per endpoint, not measured (3)")
-    parser.add_argument("--rounds", type=int, default=1, help="measured ping+validate rounds per server; medians (1)")
+    parser.add_argument("--rounds", type=int, default=3, help="measured ping+validate rounds per server; medians (3)")
     parser.add_argument(
         "--workers",
-        default="5",
-        help="gunicorn worker counts, comma-separated: each gets its own server and runs (5 = 2xcores+1)",
+        default="3",
+        help="gunicorn worker counts, comma-separated: each gets its own server and runs (3, as in the Procfile;\n"
+        "on 2 cores sync 3 beat 2 and 5 and gthread, see docs/benchmarks.md)",
     )
     parser.add_argument("--worker-class", default="sync", choices=("sync", "gthread"), help="gunicorn worker class")
     parser.add_argument("--threads", type=int, default=4, help="threads per worker for --worker-class gthread (4)")
@@ -645,14 +654,37 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     return args
 
 
+def code_state() -> dict[str, Any]:
+    """The commit measured and the files changed since (read-only git commands; None without git)."""
+
+    def git(*argv: str) -> str | None:
+        try:
+            result = subprocess.run(["git", *argv], cwd=REPO, capture_output=True, text=True, check=False)
+        except OSError:
+            return None
+        return result.stdout.strip() if result.returncode == 0 else None
+
+    status = git("status", "--porcelain", "--untracked-files=no")
+    return {
+        "commit": git("rev-parse", "HEAD"),
+        "changed_files": [line[3:] for line in status.splitlines()] if status else [],
+    }
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt  # unwinds the with blocks, so gunicorn is stopped too
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    signal.signal(signal.SIGTERM, _interrupt)
     started = datetime.now(UTC)
     results: dict[str, Any] = {
         "benchmark": "validate",
         "started_utc": started.isoformat(timespec="seconds"),
         "command": " ".join([".venv/bin/python", "bench/validate.py", *(argv if argv is not None else sys.argv[1:])]),
         "machine": machine_info(),
+        "code": code_state(),
     }
     if not args.http_only:
         print("Engine…", flush=True)

@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from django.db.models import Case, Exists, Expression, F, Func, OuterRef, Prefetch, Q, QuerySet, TextField, Value, When
-from django.db.models.lookups import Contains, Exact
+from django.db import connection
+from django.db.models import (
+    Exists,
+    Expression,
+    F,
+    Func,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    TextField,
+)
+from django.db.models.expressions import RawSQL
+from django.db.models.lookups import Contains
 
 from decks.rules.ruleset import RulesDataError, RulesInForce, rules_in_force
 from decks.rules.types import CardFacts
@@ -69,7 +82,56 @@ _rules_cache: dict[tuple[object, ...], RulesInForce] = {}
 
 
 def rules_choice_get(*, ruler_slug: str, geas_slug: str | None, on: date) -> RulesChoice:
-    """The rules in force for a ruler (and geas) on a date; ApplicationError names what is wrong."""
+    """The rules in force for a ruler (and geas) on a date; ApplicationError names what is wrong.
+
+    One query (two with a geas) when the choice is valid: each revision in force with its ruler
+    or geas, without its data, which is read (and parsed) only when the rules cache misses. The
+    editor asks on every change and every search.
+    """
+    ruler_revision = (
+        RulerRevision.objects.select_related("ruler")
+        .defer("data")
+        .filter(ruler__slug=ruler_slug, effective_from__lte=on)
+        .order_by("-effective_from")
+        .first()
+    )
+    geas_revision = None
+    if geas_slug and ruler_revision is not None:
+        geas_revision = (
+            GeasRevision.objects.select_related("geas")
+            .defer("data")
+            .filter(geas__slug=geas_slug, effective_from__lte=on)
+            .order_by("-effective_from")
+            .first()
+        )
+    if ruler_revision is None or (
+        geas_slug and (geas_revision is None or geas_revision.geas.ruler_id != ruler_revision.ruler_id)
+    ):
+        _rules_choice_refuse(ruler_slug=ruler_slug, geas_slug=geas_slug, on=on)
+    assert ruler_revision is not None
+    key = (
+        ruler_revision.pk,
+        ruler_revision.updated_at,
+        geas_revision.pk if geas_revision else None,
+        geas_revision.updated_at if geas_revision else None,
+    )
+    rules = _rules_cache.get(key)
+    if rules is None:
+        ruler_data = RulerRevision.objects.values_list("data", flat=True).get(pk=ruler_revision.pk)
+        geas_data = (
+            GeasRevision.objects.values_list("data", flat=True).get(pk=geas_revision.pk) if geas_revision else None
+        )
+        try:
+            rules = rules_in_force(ruler_data, geas_data)
+        except RulesDataError as exc:
+            raise ApplicationError(f"The rules data is broken: {exc}") from exc
+        _rules_cache[key] = rules
+    geas = geas_revision.geas if geas_revision else None
+    return RulesChoice(ruler_revision.ruler, geas, on, ruler_revision, geas_revision, rules)
+
+
+def _rules_choice_refuse(*, ruler_slug: str, geas_slug: str | None, on: date) -> None:
+    """Raise the ApplicationError that says why there are no rules for this choice."""
     ruler = Ruler.objects.filter(slug=ruler_slug).first()
     if ruler is None:
         raise ApplicationError(f"Unknown ruler '{ruler_slug}'.", field="ruler")
@@ -83,32 +145,16 @@ def rules_choice_get(*, ruler_slug: str, geas_slug: str | None, on: date) -> Rul
                 f"{geas.name} is an oath for {geas.ruler.name}, not for {ruler.name}.",
                 field="geas",
             )
-    ruler_revision = ruler_revision_in_force(ruler=ruler, on=on)
-    if ruler_revision is None:
+    if ruler_revision_in_force(ruler=ruler, on=on) is None:
         first = ruler.revisions.order_by("effective_from").first()
         since = f"; its first rules are from {first.effective_from}" if first else ""
         raise ApplicationError(f"{ruler.name} has no rules in force on {on}{since}.", field="as_of")
-    geas_revision = None
-    if geas is not None:
-        geas_revision = geas_revision_in_force(geas=geas, on=on)
-        if geas_revision is None:
-            first = geas.revisions.order_by("effective_from").first()
-            since = f"; it is in force from {first.effective_from}" if first else ""
-            raise ApplicationError(f"{geas.name} is not in force on {on}{since}.", field="as_of")
-    key = (
-        ruler_revision.pk,
-        ruler_revision.updated_at,
-        geas_revision.pk if geas_revision else None,
-        geas_revision.updated_at if geas_revision else None,
-    )
-    rules = _rules_cache.get(key)
-    if rules is None:
-        try:
-            rules = rules_in_force(ruler_revision.data, geas_revision.data if geas_revision else None)
-        except RulesDataError as exc:
-            raise ApplicationError(f"The rules data is broken: {exc}") from exc
-        _rules_cache[key] = rules
-    return RulesChoice(ruler, geas, on, ruler_revision, geas_revision, rules)
+    if geas is not None and geas_revision_in_force(geas=geas, on=on) is None:
+        first = geas.revisions.order_by("effective_from").first()
+        since = f"; it is in force from {first.effective_from}" if first else ""
+        raise ApplicationError(f"{geas.name} is not in force on {on}{since}.", field="as_of")
+    # Only reached if the catalog changed between the two looks.
+    raise ApplicationError(f"No rules for {ruler.name} on {on}; try again.", field="ruler")
 
 
 def card_queryset() -> QuerySet[Card]:
@@ -122,17 +168,93 @@ def card_queryset() -> QuerySet[Card]:
 
 
 def card_facts(card: Card) -> CardFacts:
-    """The engine's view of a card (expects card_queryset()'s prefetches)."""
+    """The engine's view of a card: from card_search()'s annotations (with_card_facts) or else from
+    card_queryset()'s prefetches; no query either way."""
+    if hasattr(card, "facts_numbers"):
+        faction = card.facts_faction
+        attributes = frozenset(joined_values(card.facts_attributes))
+        numbers = tuple(sorted(joined_values(card.facts_numbers)))
+    else:
+        faction = card.faction.name if card.faction else None
+        attributes = frozenset(a.name for a in card.attributes.all())
+        numbers = tuple(p.collector_number for p in card.printings.all())
     return CardFacts(
         name=card.name,
         type=card.type,
-        faction=card.faction.name if card.faction else None,
-        attributes=frozenset(a.name for a in card.attributes.all()),
+        faction=faction,
+        attributes=attributes,
         level=card.level,
         cnt=card.cnt,
         legend=card.legend,
         text=card.text,
-        collector_numbers=tuple(p.collector_number for p in card.printings.all()),
+        collector_numbers=numbers,
+    )
+
+
+# The facts of many cards in the query that finds them: a card's attribute names and collector
+# numbers, each as one text value (correlated subqueries over the card's rows, joined with a
+# separator no name or number holds). Cheaper than two prefetches, which build a queryset and
+# model instances per card: the editor reads facts for 60 results and a deck on every change.
+# Written in SQL: built with the ORM (Subquery over an aggregate), the query cost more to make
+# than to run. PostgreSQL runs the subqueries for the rows of the page only, after the LIMIT.
+_SEPARATOR = "\x1f"  # ASCII unit separator: chr(31) on PostgreSQL, char(31) on SQLite
+
+
+def _card_facts_sql(card_id: str) -> tuple[str, str]:
+    """SQL of the joined attribute names and collector numbers of the card whose id is the SQL `card_id`."""
+    q = connection.ops.quote_name
+    printing, attribute, through = (
+        q(Printing._meta.db_table),
+        q(Attribute._meta.db_table),
+        q(Card.attributes.through._meta.db_table),
+    )
+    joined = "STRING_AGG({}, chr(31))" if connection.vendor == "postgresql" else "GROUP_CONCAT({}, char(31))"
+    return (
+        f"(SELECT {joined.format('fa.name')} FROM {through} fca JOIN {attribute} fa ON fa.id = fca.attribute_id "
+        f"WHERE fca.card_id = {card_id})",
+        f"(SELECT {joined.format('fp.collector_number')} FROM {printing} fp WHERE fp.card_id = {card_id})",
+    )
+
+
+def joined_values(joined: str | None) -> list[str]:
+    """The attribute names or collector numbers of a card, from with_card_facts or card_facts_rows."""
+    return joined.split(_SEPARATOR) if joined else []
+
+
+def card_facts_rows(numbers: Collection[str]) -> list[tuple[Any, ...]]:
+    """For each printing of `numbers` in the catalog: (collector number, card id, name, type, faction name,
+    level, cnt, legend, text, attribute names joined, collector numbers joined); see joined_values. One query.
+    """
+    if not numbers:
+        return []
+    q = connection.ops.quote_name
+    printing, card, faction = (q(m._meta.db_table) for m in (Printing, Card, Faction))
+    attributes, printed = _card_facts_sql("c.id")
+    if connection.vendor == "postgresql":
+        where, params = "p.collector_number = ANY(%s)", [list(numbers)]
+    else:
+        where, params = f"p.collector_number IN ({', '.join(['%s'] * len(numbers))})", list(numbers)
+    sql = (
+        f"SELECT p.collector_number, c.id, c.name, c.type, f.name, c.level, c.cnt, c.legend, c.text, {attributes}, "
+        f"{printed} FROM {printing} p JOIN {card} c ON c.id = p.card_id LEFT JOIN {faction} f ON f.id = c.faction_id "
+        f"WHERE {where}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def with_card_facts(cards: QuerySet[Card]) -> QuerySet[Card]:
+    """Cards annotated so that card_facts(card) needs neither a query nor a prefetch.
+
+    The faction comes as its name only (no Faction instance per card): read it from card_facts(card).
+    """
+    q = connection.ops.quote_name
+    attributes, printed = _card_facts_sql(f"{q(Card._meta.db_table)}.{q('id')}")
+    return cards.annotate(
+        facts_faction=F("faction__name"),
+        facts_attributes=RawSQL(attributes, (), output_field=TextField()),
+        facts_numbers=RawSQL(printed, (), output_field=TextField()),
     )
 
 
@@ -195,9 +317,10 @@ def card_search(
 
     1. Parse the text (cards.search); the filters become more terms, ANDed with the text's.
     2. Resolve faction, attribute and set values to rows (one small query each, only when used).
-    3. Fetch the page with card_queryset()'s prefetches, so card_facts(card) needs no query, then
-       count unless the page shows the total already. At most 4 queries + 1 per kind of name
-       looked up in step 2, whatever the number of results.
+    3. Fetch the page, each card annotated with its attribute names and collector numbers so that
+       card_facts(card) needs no query (with_card_facts), then count unless the page shows the
+       total already. At most 2 queries + 1 per kind of name looked up in step 2, whatever the
+       number of results.
 
     Order: exact name match (English or Japanese, folded) first, then cards whose names contain
     every word, then the rest; within each, by level (energy last) then name.
@@ -223,7 +346,13 @@ def card_search(
 
     limit = max(0, min(limit, CARD_SEARCH_MAX_LIMIT))
     offset = max(0, offset)
-    cards = list(card_queryset().filter(condition).order_by(*_card_search_order(terms))[offset : offset + limit])
+    # The page with every card's facts (no prefetches, no Faction instances: card_facts(card).faction);
+    # search_text is for matching, not showing.
+    cards = list(
+        with_card_facts(Card.objects.defer("search_text"))
+        .filter(condition)
+        .order_by(*_card_search_order(terms))[offset : offset + limit]
+    )
     if len(cards) < limit and (cards or offset == 0):
         # A short page is the last one: the total is known without counting.
         total = offset + len(cards)
@@ -384,20 +513,52 @@ def _name_contains(word: str) -> Q:
     return Q(Contains(_SearchTextLine(1), word)) | (~Q(name_ja="") & Q(Contains(_SearchTextLine(2), word)))
 
 
+class _SearchRank(Func):
+    """0 when the folded English or Japanese name is the phrase, 1 when the names hold every word, else 2.
+
+    The SQL is written here rather than as Case/When over Q objects (_name_contains): building
+    that cost more than running the query. Same tests: `=` for the phrase, the `contains`
+    lookup's LIKE (with its escaping) for the words, on the lines of _SearchTextLine.
+    """
+
+    output_field = IntegerField()
+
+    def __init__(self, phrase: str, words: tuple[str, ...]) -> None:
+        self.phrase, self.words = phrase, words
+        super().__init__(F("search_text"), F("name_ja"))
+
+    def as_sql(self, compiler: Any, connection: Any, **extra_context: Any) -> tuple[str, list[Any]]:
+        (text, text_params), (name_ja, ja_params) = (compiler.compile(e) for e in self.get_source_expressions())
+        if text_params or ja_params:  # columns compile to names; repeating them must not repeat parameters
+            raise ValueError((text_params, ja_params))
+        en, ja = (_search_text_line(text, n, connection.vendor) for n in (1, 2))
+        like = connection.operators["contains"]
+        has_ja = f"{name_ja} <> ''"
+        names_hold = " AND ".join(f"({en} {like} OR ({has_ja} AND {ja} {like}))" for _ in self.words)
+        sql = f"CASE WHEN ({en} = %s OR ({has_ja} AND {ja} = %s)) THEN 0 WHEN ({names_hold}) THEN 1 ELSE 2 END"
+        patterns = [f"%{connection.ops.prep_for_like_query(word)}%" for word in self.words]
+        return sql, [self.phrase, self.phrase, *(p for pattern in patterns for p in (pattern, pattern))]
+
+
+def _search_text_line(column: str, number: int, vendor: str) -> str:
+    """_SearchTextLine's SQL for an already compiled column."""
+    if vendor == "postgresql":
+        return f"split_part({column}, chr(10), {number})"
+    padded = f"({column} || char(10, 10))"
+    first_break = f"instr({padded}, char(10))"
+    if number == 1:
+        return f"substr({padded}, 1, {first_break} - 1)"
+    rest = f"substr({padded}, {first_break} + 1)"
+    return f"substr({rest}, 1, instr({rest}, char(10)) - 1)"
+
+
 def _card_search_order(terms: tuple[Term, ...]) -> list[Expression | str]:
     """Exact folded name (EN or JA) first, then names holding every word, then the rest; by level, name."""
     by_level: list[Expression | str] = [F("level").asc(nulls_last=True), "name"]
-    words = [str(t.value) for t in terms if t.field in (Field.TEXT, Field.NAME) and not t.negated]
+    words = tuple(str(t.value) for t in terms if t.field in (Field.TEXT, Field.NAME) and not t.negated)
     if not words:
         return by_level
-    phrase = " ".join(words)
-    exact = Q(Exact(_SearchTextLine(1), phrase)) | (~Q(name_ja="") & Q(Exact(_SearchTextLine(2), phrase)))
-    rank = Case(
-        When(exact, then=Value(0)),
-        When(Q(*(_name_contains(word) for word in words)), then=Value(1)),
-        default=Value(2),
-    )
-    return [rank.asc(), *by_level]
+    return [_SearchRank(" ".join(words), words).asc(), *by_level]
 
 
 # Card detail and import jobs.

@@ -13,12 +13,14 @@ from django.db.models import Q, QuerySet, Sum
 from django.http import Http404
 from django.utils import timezone
 
-from cards.models import Attribute, Card, CardSet, Faction, Geas, GeasRevision, Printing, Ruler
+from cards.models import Attribute, Card, CardSet, Faction, Geas, GeasRevision, Ruler
 from cards.selectors import (
     RulesChoice,
     attribute_exists,
     card_facts,
+    card_facts_rows,
     cards_by_reference,
+    joined_values,
     rules_choice_get,
 )
 from decks.rules.engine import validate_deck
@@ -157,18 +159,23 @@ class DraftJudgement:
     choice: RulesChoice
     deck: RulesDeck
     report: Report
-    # The engine's facts for every printing the draft names that the catalog has.
+    # The engine's facts for every printing the draft names that the catalog has (and for the
+    # printings deck_draft_judge was asked to look up `also`).
     facts: dict[str, CardFacts]
     # Collector numbers the draft names that the catalog does not have (left out of the deck).
     missing: tuple[str, ...]
 
 
-def deck_draft_judge(*, draft: DeckDraft, today: date | None = None) -> DraftJudgement:
-    """Resolve and judge a draft: the rules (2-4 queries) and its cards (3 queries)."""
+def deck_draft_judge(*, draft: DeckDraft, today: date | None = None, also: Iterable[str] = ()) -> DraftJudgement:
+    """Resolve and judge a draft: the rules (2-4 queries) and its cards (1 query).
+
+    `also`: more collector numbers whose facts to fetch in the same query (the card browser's
+    printings, for deck_card_hints); they join `facts`, not the deck.
+    """
     on = draft.rules_date or today or timezone.localdate()
     choice = rules_choice_get(ruler_slug=draft.ruler, geas_slug=draft.geas, on=on)
     numbers = draft.numbers()
-    facts = card_facts_by_number(numbers)
+    facts = card_facts_by_number(numbers.union(list(dict.fromkeys(also))[:MAX_HINTS]))
 
     def entries(section: str) -> tuple[DeckEntry, ...]:
         return tuple(
@@ -185,52 +192,25 @@ def deck_draft_judge(*, draft: DeckDraft, today: date | None = None) -> DraftJud
 def card_facts_by_number(numbers: Iterable[str]) -> dict[str, CardFacts]:
     """The engine's facts (as cards.selectors.card_facts makes them) for printings, by collector number.
 
-    Three flat queries and no model instances: this runs on every change in the editor.
-    Printings of one name share one CardFacts object. Unknown numbers are left out.
+    One query and no model instances (cards.selectors.card_facts_rows): this runs on every change
+    in the editor. Printings of one name share one CardFacts object. Unknown numbers are left out.
     """
-    numbers = set(numbers)
-    if not numbers:
-        return {}
-    rows = list(
-        Printing.objects.filter(collector_number__in=numbers).values_list(
-            "collector_number",
-            "card_id",
-            "card__name",
-            "card__type",
-            "card__faction__name",
-            "card__level",
-            "card__cnt",
-            "card__legend",
-            "card__text",
-        )
-    )
-    card_ids = {row[1] for row in rows}
-    attributes: dict[int, set[str]] = {}
-    for card_id, name in Card.attributes.through.objects.filter(card_id__in=card_ids).values_list(
-        "card_id", "attribute__name"
-    ):
-        attributes.setdefault(card_id, set()).add(name)
-    printed: dict[int, list[str]] = {}
-    for card_id, number in (
-        Printing.objects.filter(card_id__in=card_ids)
-        .order_by("collector_number")
-        .values_list("card_id", "collector_number")
-    ):
-        printed.setdefault(card_id, []).append(number)
     by_card: dict[int, CardFacts] = {}
     facts = {}
-    for number, card_id, name, card_type, faction, level, cnt, legend, text in rows:
+    for number, card_id, name, card_type, faction, level, cnt, legend, text, attributes, printed in card_facts_rows(
+        set(numbers)
+    ):
         if card_id not in by_card:
             by_card[card_id] = CardFacts(
                 name=name,
                 type=card_type,
                 faction=faction,
-                attributes=frozenset(attributes.get(card_id, ())),
+                attributes=frozenset(joined_values(attributes)),
                 level=level,
-                cnt=cnt,
-                legend=legend,
+                cnt=bool(cnt),
+                legend=bool(legend),
                 text=text,
-                collector_numbers=tuple(printed.get(card_id, ())),
+                collector_numbers=tuple(sorted(joined_values(printed))),
             )
         facts[number] = by_card[card_id]
     return facts
@@ -353,9 +333,13 @@ class DeckEditorState:
         return self.report.summary.size
 
 
-def deck_editor_state(*, draft: DeckDraft, today: date | None = None) -> DeckEditorState:
-    """Judge a draft and shape it for the editor: grouped deck, meters, charts, attribute proposal."""
-    judgement = deck_draft_judge(draft=draft, today=today)
+def deck_editor_state(*, draft: DeckDraft, today: date | None = None, also: Iterable[str] = ()) -> DeckEditorState:
+    """Judge a draft and shape it for the editor: grouped deck, meters, charts, attribute proposal.
+
+    `also`: printings the card browser shows, whose facts deck_card_hints will need (fetched
+    with the draft's, see deck_draft_judge).
+    """
+    judgement = deck_draft_judge(draft=draft, today=today, also=also)
     report, rules = judgement.report, judgement.choice.rules
     named: dict[str, list[str]] = {}
     for violation in report.violations:
@@ -620,8 +604,9 @@ MAX_HINTS = 200
 def deck_card_hints(*, state: DeckEditorState, numbers: Sequence[str]) -> list[CardHint]:
     """Fresh add-ability hints for printings the browser shows (after a change to the deck).
 
-    Cheaper than searching again: the printings' facts in three flat queries, then one
-    judgement per card. Unknown numbers are skipped; at most MAX_HINTS are judged.
+    Cheaper than searching again: the printings' facts in one flat query (none when the state
+    was made with them, deck_editor_state(also=...)), then one judgement per card. Unknown
+    numbers are skipped; at most MAX_HINTS are judged.
     """
     numbers = list(dict.fromkeys(numbers))[:MAX_HINTS]
     known = state.judgement.facts

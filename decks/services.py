@@ -189,21 +189,24 @@ def deck_update(*, deck: Deck, draft: DeckDraft, base_version: int, judgement: D
 def _deck_cards_sync(*, deck: Deck, draft: DeckDraft) -> None:
     """Make the deck's DeckCard rows say what the draft says: delete, update and create only what differs."""
     wanted = {(number, section): count for section in SECTIONS for number, count in draft.section(section).items()}
+    # (pk, count) by (collector number, section): plain values, no model instances (every change saves).
     existing = {
-        (row.printing.collector_number, row.section): row
-        for row in DeckCard.objects.filter(deck=deck)
-        .select_related("printing")
-        .only("id", "count", "section", "printing__collector_number")
+        (number, section): (pk, count)
+        for pk, number, section, count in DeckCard.objects.filter(deck=deck)
+        .order_by()
+        .values_list("pk", "printing__collector_number", "section", "count")
     }
-    stale = [row.pk for key, row in existing.items() if key not in wanted]
+    stale = [pk for key, (pk, _) in existing.items() if key not in wanted]
     if stale:
         DeckCard.objects.filter(pk__in=stale).delete()
-    changed = []
-    for key, row in existing.items():
-        if key in wanted and row.count != wanted[key]:
-            row.count = wanted[key]
-            changed.append(row)
-    if changed:
+    changed = [
+        DeckCard(pk=pk, count=wanted[key])
+        for key, (pk, count) in existing.items()
+        if key in wanted and count != wanted[key]
+    ]
+    if len(changed) == 1:
+        DeckCard.objects.filter(pk=changed[0].pk).update(count=changed[0].count)  # the usual change: one line
+    elif changed:
         DeckCard.objects.bulk_update(changed, ["count"])
     new = {key: count for key, count in wanted.items() if key not in existing}
     if new:

@@ -154,7 +154,7 @@ def draft_change(request: HttpRequest) -> HttpResponse:
         return _refused(request, None, form.error_text())
     try:
         draft = deck_draft_change(draft=_session_draft(request), change=form.change())
-        state = deck_editor_state(draft=draft)
+        state = deck_editor_state(draft=draft, also=_shown(request, form.cleaned_data["action"]))
     except ApplicationError as exc:
         return _refused(request, None, exc.message)
     request.session[SESSION_DRAFT] = draft.to_session()
@@ -169,7 +169,7 @@ def deck_change(request: HttpRequest, public_id: str) -> HttpResponse:
         return _refused(request, deck, form.error_text())
     try:
         draft = deck_draft_change(draft=deck_draft_of(deck=deck), change=form.change())
-        state = deck_editor_state(draft=draft)
+        state = deck_editor_state(draft=draft, also=_shown(request, form.cleaned_data["action"]))
         base_version = form.cleaned_data["base_version"] or 0
         deck = deck_update(deck=deck, draft=draft, base_version=base_version, judgement=state.judgement)
     except StaleDeck as exc:
@@ -177,6 +177,13 @@ def deck_change(request: HttpRequest, public_id: str) -> HttpResponse:
     except ApplicationError as exc:
         return _refused(request, deck, exc.message)
     return _changed(request, state=state, deck=deck, action=form.cleaned_data["action"])
+
+
+def _shown(request: HttpRequest, action: str) -> list[str]:
+    """The printings the card browser shows, whose hints _changed redraws (fetched with the deck's cards)."""
+    if not request.htmx or action in RULES_ACTIONS:
+        return []
+    return request.POST.get("shown", "").split()
 
 
 def _changed(request: HttpRequest, *, state: DeckEditorState, deck: Deck | None, action: str) -> HttpResponse:
@@ -194,7 +201,7 @@ def _changed(request: HttpRequest, *, state: DeckEditorState, deck: Deck | None,
             "deck": deck,
             "urls": _urls(deck),
             "browse": filters.querystring(offset=filters.search_kwargs()["offset"]),
-            "hints": deck_card_hints(state=state, numbers=request.POST.get("shown", "").split()),
+            "hints": deck_card_hints(state=state, numbers=_shown(request, action)),
             "rules_changed": False,
         }
     return render(request, "decks/editor.html#after-change", context)

@@ -1,6 +1,7 @@
 // The deck editor's keyboard and htmx glue. The page works without it (plain forms);
 // with it: "/" focuses the search, Enter adds the top result, +/- on a focused card,
-// focus stays on the card after the deck is redrawn, conflicts and refusals are shown.
+// focus stays on the card (and the button) after the deck is redrawn, conflicts and refusals are shown,
+// and changes made while one is on its way (a quick "+ + +") are made in turn, none dropped.
 (function () {
   "use strict";
 
@@ -14,6 +15,38 @@
 
   var addTopWhenLoaded = false;
   var refocus = null;
+  // htmx drops a request from a form whose previous one is on its way, and the deck's form is
+  // replaced by every answer: a change button pressed meanwhile is queued here (by its op, which
+  // names the change whole) and pressed again, in the redrawn page, once the answer is in.
+  var changing = false;
+  var queued = [];
+
+  function isChange(event) {
+    return event.detail.requestConfig && event.detail.requestConfig.verb === "post";
+  }
+
+  document.addEventListener(
+    "click",
+    function (event) {
+      var button = event.target.closest ? event.target.closest('#editor button[name="op"]') : null;
+      if (button && changing) {
+        event.preventDefault();
+        event.stopPropagation();
+        queued.push(button.value);
+      }
+    },
+    true
+  );
+
+  function pressQueued() {
+    while (queued.length && !changing) {
+      var value = queued.shift();
+      var button = document.querySelector('#editor button[name="op"][value="' + CSS.escape(value) + '"]');
+      if (button) {
+        button.click();
+      }
+    }
+  }
 
   document.addEventListener("keydown", function (event) {
     var target = event.target;
@@ -58,12 +91,18 @@
     }
   });
 
-  document.body.addEventListener("htmx:beforeRequest", function () {
+  document.body.addEventListener("htmx:beforeRequest", function (event) {
+    if (isChange(event)) {
+      changing = true;
+    }
     var active = document.activeElement;
     var row = active && active.closest ? active.closest("[data-row]") : null;
     refocus = null;
     if (row) {
       refocus = { number: row.getAttribute("data-number"), section: row.getAttribute("data-section"), inResults: !!row.closest("#card-results") };
+      if (active.tagName === "BUTTON" && active.name === "op") {
+        refocus.op = active.value;
+      }
     } else if (active && active.id) {
       refocus = { id: active.id };
     }
@@ -78,16 +117,18 @@
     }
   });
 
-  document.body.addEventListener("htmx:afterSettle", function (event) {
-    // Fired once per element settled (the new #card-results, each out-of-band region, ...).
-    if (addTopWhenLoaded && event.target.id === "card-results") {
-      addTopWhenLoaded = false;
-      var button = topAddButton();
-      if (button) {
-        button.click();
-      }
+  document.body.addEventListener("htmx:afterRequest", function (event) {
+    if (!isChange(event)) {
       return;
     }
+    changing = false;
+    if (event.detail.xhr.status >= 400 || !event.detail.xhr.status) {
+      queued = []; // refused, stale or failed: the changes pressed meanwhile were based on it
+    }
+  });
+
+  function restoreFocus() {
+    // Done as soon as the answer is swapped in (every region at once), so no key pressed meanwhile is lost.
     if (!refocus) {
       return;
     }
@@ -102,9 +143,28 @@
       }
       wanted = (scope && scope.querySelector(selector)) || document.querySelector(selector);
     }
+    if (wanted && refocus.op) {
+      // The same button in the redrawn card, so that Enter or Space can press it again.
+      wanted = wanted.querySelector('button[name="op"][value="' + CSS.escape(refocus.op) + '"]') || wanted;
+    }
     if (wanted && document.activeElement !== wanted && !typing(document.activeElement)) {
       wanted.focus();
     }
     refocus = null;
+  }
+
+  document.body.addEventListener("htmx:afterSwap", restoreFocus);
+
+  document.body.addEventListener("htmx:afterSettle", function (event) {
+    // Fired once per element settled (the new #card-results, each out-of-band region, ...).
+    if (addTopWhenLoaded && event.target.id === "card-results") {
+      addTopWhenLoaded = false;
+      var button = topAddButton();
+      if (button) {
+        button.click();
+        return;
+      }
+    }
+    pressQueued();
   });
 })();

@@ -1,0 +1,3 @@
+"""Template tags of the deck editor."""
+
+from __future__ import annotations
