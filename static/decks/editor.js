@@ -15,10 +15,12 @@
 
   var addTopWhenLoaded = false;
   var refocus = null;
-  // htmx drops a request from a form whose previous one is on its way, and the deck's form is
-  // replaced by every answer: a change button pressed meanwhile is queued here (by its op, which
-  // names the change whole) and pressed again, in the redrawn page, once the answer is in.
+  // htmx drops a request from a form whose previous one is on its way, and a form swapped in is
+  // plain HTML until htmx settles it (a press then would post the whole page): a change button
+  // pressed meanwhile is queued here (by its op, which names the change whole) and pressed again,
+  // in the redrawn page, once the answer is in and settled.
   var changing = false;
+  var settling = false;
   var queued = [];
 
   function isChange(event) {
@@ -29,7 +31,7 @@
     "click",
     function (event) {
       var button = event.target.closest ? event.target.closest('#editor button[name="op"]') : null;
-      if (button && changing) {
+      if (button && (changing || settling)) {
         event.preventDefault();
         event.stopPropagation();
         queued.push(button.value);
@@ -39,7 +41,7 @@
   );
 
   function pressQueued() {
-    while (queued.length && !changing) {
+    while (queued.length && !changing && !settling) {
       var value = queued.shift();
       var button = document.querySelector('#editor button[name="op"][value="' + CSS.escape(value) + '"]');
       if (button) {
@@ -50,6 +52,9 @@
 
   document.addEventListener("keydown", function (event) {
     var target = event.target;
+    if (event.isComposing || event.keyCode === 229) {
+      return; // an input method's keys (Enter confirms a kana/kanji conversion): not shortcuts
+    }
     if (event.key === "/" && !typing(target)) {
       var search = document.getElementById("card-q");
       if (search) {
@@ -73,9 +78,11 @@
       }
       return;
     }
-    if (target.hasAttribute && target.hasAttribute("data-row") && !event.ctrlKey && !event.metaKey && !event.altKey) {
+    // On a focused card, or on one of its buttons.
+    var row = target.closest && !typing(target) ? target.closest("[data-row]") : null;
+    if (row && !event.ctrlKey && !event.metaKey && !event.altKey) {
       var key = event.key === "=" ? "+" : event.key === "_" ? "-" : event.key;
-      var button = target.querySelector('button[data-key="' + key + '"]');
+      var button = row.querySelector('button[data-key="' + key + '"]');
       if (button && (key === "+" || key === "-")) {
         event.preventDefault();
         button.click();
@@ -103,6 +110,9 @@
       if (active.tagName === "BUTTON" && active.name === "op") {
         refocus.op = active.value;
       }
+      // Where the focus goes if this card leaves the list (its last copy removed or moved).
+      var near = row.nextElementSibling || row.previousElementSibling;
+      refocus.near = near && near.getAttribute("data-number");
     } else if (active && active.id) {
       refocus = { id: active.id };
     }
@@ -142,6 +152,9 @@
         selector += '[data-section="' + refocus.section + '"]';
       }
       wanted = (scope && scope.querySelector(selector)) || document.querySelector(selector);
+      if (!wanted && refocus.near && scope) {
+        wanted = scope.querySelector('[data-row][data-number="' + refocus.near + '"]');
+      }
     }
     if (wanted && refocus.op) {
       // The same button in the redrawn card, so that Enter or Space can press it again.
@@ -153,10 +166,15 @@
     refocus = null;
   }
 
-  document.body.addEventListener("htmx:afterSwap", restoreFocus);
+  document.body.addEventListener("htmx:afterSwap", function () {
+    settling = true;
+    restoreFocus();
+  });
 
   document.body.addEventListener("htmx:afterSettle", function (event) {
-    // Fired once per element settled (the new #card-results, each out-of-band region, ...).
+    // Fired once per element settled (the new #card-results, each out-of-band region, ...),
+    // after htmx has processed every swapped-in element.
+    settling = false;
     if (addTopWhenLoaded && event.target.id === "card-results") {
       addTopWhenLoaded = false;
       var button = topAddButton();

@@ -1,0 +1,275 @@
+"""The deck editor in a real browser (Debian's Chromium driven by Playwright), only through the UI.
+
+From an empty database with the practice set: build a legal 50-card Apprentice deck (search,
+Enter, the + key on a deck line, the "+ Add" button), see a max_copies violation appear on a
+5th copy and go on its removal, pick the geas "Oath of the Lone Banner" and see the level cap
+go from 50 to 55, sign up while saving, reload and find the same deck. Screenshots of every step
+(laptop 1280x800, and phone 390x844 at the main steps) go to test-results/browser/.
+
+Without /usr/bin/chromium the test skips, unless GATESITE_REQUIRE_BROWSER=1 (CI) makes it fail.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+REPO = Path(__file__).resolve().parents[2]
+SCREENSHOTS = REPO / "test-results" / "browser"
+LAPTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+# htmx round trips on a loaded CI machine; the whole walkthrough takes seconds.
+TIMEOUT_MS = 10_000
+
+# A one-faction (Volnar) deck, so that it stays legal under Oath of the Lone Banner (1 faction):
+# 12 names x 4 + 2 = 50 cards, level total 6, 4 CNT cards, no legends. No name here has a second
+# printing, so the top search result is this very printing.
+DECK = {
+    "2025PS01-001": ("Trial Warlock of the Cinder Keep", 4),
+    "2025PS01-003": ("Mock Spellblade of the Brass Citadel", 4),
+    "2025PS01-004": ("Mock Warlock of the Cinder Keep", 4),
+    "2025PS01-005": ("Rehearsal Camp Cook of the Cinder Keep", 4),
+    "2025PS01-006": ("Training Ember Drake of the Brass Citadel", 4),
+    "2025PS01-007": ("Drill Squire of the Cinder Keep", 4),
+    "2025PS01-008": ("Trial Banner Knight of the Scarlet Tower", 4),
+    "2025PS01-009": ("Trial Herald of the Brass Citadel", 4),
+    "2025PS01-021": ("Drill Forced March", 4),
+    "2025PS01-022": ("Trial Cinder Rain", 4),
+    "2025PS01-023": ("Tutorial Burning Ink", 4),
+    "2025PS01-029": ("Practice Arena of the Cinder Keep", 4),
+    "2025PS01-025": ("Tutorial Knightly Duel", 2),
+}
+LEVEL_TOTAL = 6
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium, headless (never a downloaded browser)."""
+    if not CHROMIUM.exists():
+        reason = f"{CHROMIUM} is missing: `apt-get install -y chromium` to run the browser tests"
+        if os.environ.get("GATESITE_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"GATESITE_REQUIRE_BROWSER=1 but {reason}", pytrace=False)
+        pytest.skip(reason)
+    # Playwright's sync API runs an event loop in this thread, which Django's ORM would
+    # otherwise refuse to run under (SynchronousOnlyOperation) in the test's own queries.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    from playwright.sync_api import sync_playwright
+
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+            yield browser
+            browser.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.fixture
+def practice_catalog(transactional_db: None) -> None:
+    """The rules and the practice set, committed so the live server's thread sees them."""
+    from cards.rules_loading import rules_load
+    from cards.services import card_files_import
+
+    rules_load()
+    card_files_import(paths=[str(p) for p in sorted((REPO / "data" / "practice").glob("*.json"))])
+
+
+@pytest.fixture
+def page(chromium: Any, live_server: Any, practice_catalog: None) -> Iterator[Any]:
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=TIMEOUT_MS)
+    context = chromium.new_context(viewport=LAPTOP, base_url=live_server.url)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+class Screenshots:
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.count = 0
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        for old in SCREENSHOTS.glob("*.png"):
+            old.unlink()
+        print(f"\nScreenshots: {SCREENSHOTS}")
+
+    def __call__(self, name: str, *, phone_at: str = "") -> None:
+        """The laptop view as it is; with phone_at, also the phone view scrolled to that element."""
+        self.count += 1
+        self.page.screenshot(path=SCREENSHOTS / f"{self.count:02d}-{name}.png")
+        if phone_at:
+            self.page.set_viewport_size(PHONE)
+            self.page.locator(phone_at).scroll_into_view_if_needed()
+            self.page.screenshot(path=SCREENSHOTS / f"{self.count:02d}-{name}-phone.png")
+            self.page.set_viewport_size(LAPTOP)
+
+
+def test_build_check_and_save_an_apprentice_deck(page: Any) -> None:
+    from playwright.sync_api import expect
+
+    shot = Screenshots(page)
+    deck_count = page.locator("#deck-heading .heading-count")
+    panel = page.locator("#validation-panel")
+    verdict = page.get_by_test_id("verdict")
+    search = page.get_by_label("Search cards", exact=True)
+
+    def line(number: str) -> Any:
+        return page.locator(f'#deck-list [data-row][data-number="{number}"]')
+
+    def press_on_line(number: str, key: str, expected: int, total: int) -> None:
+        # The + and - keys act on the focused deck line; the line keeps the focus after the redraw.
+        line(number).focus()
+        page.keyboard.press(key)
+        expect(line(number)).to_have_attribute("data-count", str(expected))
+        expect(line(number)).to_be_focused()
+        expect(deck_count).to_have_text(f"{total}/50")
+
+    # An empty draft: Apprentice is picked from the ruler list and the deck is short of 50.
+    page.goto("/decks/new/")
+    # Every change below updates the page in place (htmx): this mark would not survive a page load.
+    page.evaluate("window.sameEditorPage = true")
+    expect(deck_count).to_have_text("0/50")
+    page.get_by_label("Ruler", exact=True).select_option(label="A-1 Apprentice")
+    expect(page.get_by_test_id("ruler-details")).to_contain_text("Apprentice")
+    expect(panel).to_have_attribute("data-legal", "false")
+    shot("empty-draft", phone_at="#deck-header")
+
+    # "/" focuses the search from anywhere on the page.
+    page.locator("body").click(position={"x": 5, "y": 5})
+    page.keyboard.press("/")
+    expect(search).to_be_focused()
+
+    total = 0
+    for i, (number, (name, copies)) in enumerate(DECK.items()):
+        # Type the name and press Enter: the top result is added (once the results are in).
+        search.fill(f'name:"{name}"')
+        search.press("Enter")
+        total += 1
+        expect(line(number)).to_have_attribute("data-count", "1")
+        expect(deck_count).to_have_text(f"{total}/50")
+        expect(page.locator("#card-results")).to_have_attribute("data-q", f'name:"{name}"')
+        result = page.locator(f'#card-results [data-row][data-number="{number}"]')
+        expect(result.locator(".in-deck")).to_have_text("1 in deck")
+        if i == 0:
+            shot("first-card")
+        more = copies - 1
+        add_button = result.get_by_role("button", name="+ Add")
+        if i == 1:
+            # Keyboard on the "+ Add" button: it keeps the focus, so Enter adds again (and so does +).
+            add_button.focus()
+            for count in range(2, copies + 1):
+                page.keyboard.press("Enter" if count < copies else "+")
+                expect(line(number)).to_have_attribute("data-count", str(count))
+                expect(add_button).to_be_focused()
+        elif i % 2:
+            # Quick clicks on "+ Add": those made while a change is on its way are made after it.
+            for _ in range(more):
+                add_button.click()
+        elif i == 2:
+            # One "+" at a time on the focused deck line.
+            for count in range(2, copies + 1):
+                press_on_line(number, "+", count, total + count - 1)
+        else:
+            # "+ + +" at once on the focused deck line.
+            line(number).focus()
+            for _ in range(more):
+                page.keyboard.press("+")
+        total += more
+        expect(line(number)).to_have_attribute("data-count", str(copies))
+        expect(deck_count).to_have_text(f"{total}/50")
+        if i % 2 == 0:
+            expect(line(number)).to_be_focused()
+        expect(result.locator(".in-deck")).to_have_text(f"{copies} in deck")
+
+    expect(deck_count).to_have_text("50/50")
+    expect(verdict).to_have_text("Legal")
+    expect(panel).to_have_attribute("data-legal", "true")
+    expect(panel.locator('[data-meter="level"] .meter-value')).to_have_text(f"{LEVEL_TOTAL}/50")
+    expect(panel.locator("[data-rule]")).to_have_count(0)
+    shot("legal-deck", phone_at="#validation-panel")
+
+    # A 5th copy: a max_copies violation, the line flagged; its removal makes the deck legal again.
+    warlock = "2025PS01-001"
+    press_on_line(warlock, "+", 5, 51)
+    violation = panel.locator('[data-rule="max_copies"]')
+    expect(violation).to_be_visible()
+    expect(violation).to_contain_text(DECK[warlock][0])
+    expect(line(warlock)).to_have_class(re.compile(r"\bflagged\b"))
+    expect(verdict).to_contain_text("Not legal")
+    shot("fifth-copy", phone_at="#deck-list")
+
+    press_on_line(warlock, "-", 4, 50)
+    expect(violation).to_have_count(0)
+    expect(verdict).to_have_text("Legal")
+    expect(line(warlock)).not_to_have_class(re.compile(r"\bflagged\b"))
+    shot("fifth-copy-removed")
+
+    # Oath of the Lone Banner: one faction, level cap 55 instead of 50.
+    level_meter = panel.locator('[data-meter="level"] .meter-value')
+    expect(level_meter).to_have_text(f"{LEVEL_TOTAL}/50")
+    page.get_by_label("Geas", exact=True).select_option(label="Oath of the Lone Banner")
+    expect(level_meter).to_have_text(f"{LEVEL_TOTAL}/55")
+    expect(panel.locator('[data-meter="factions"] .meter-value')).to_have_text("1/1")
+    expect(panel.locator(".judged-by")).to_contain_text("with Oath of the Lone Banner")
+    expect(verdict).to_have_text("Legal")
+    expect(page.get_by_label("Geas", exact=True)).to_have_value(re.compile(r"lone-banner"))
+    shot("geas", phone_at="#rules-panel")
+
+    assert page.evaluate("window.sameEditorPage === true"), "a change reloaded the editor page"
+    expected = _deck_lines(page)
+    assert expected == {number: copies for number, (_, copies) in DECK.items()}
+
+    # Saving asks for an account: sign up, and the save completes.
+    page.get_by_label("Deck name", exact=True).fill("Lone Banner Volnar")
+    page.get_by_test_id("save-deck").click()
+    expect(page).to_have_url(re.compile(r"/accounts/login/"))
+    expect(page.locator(".messages")).to_contain_text("Log in or sign up to save your deck")
+    shot("asked-to-log-in")
+    page.get_by_role("main").get_by_role("link", name="Sign up").click()
+    expect(page.get_by_role("heading", name="Sign up")).to_be_visible()
+    page.get_by_label("Username").fill("walkthrough")
+    page.get_by_label(re.compile(r"^Password:?$")).fill("a long walkthrough passphrase")
+    page.get_by_label(re.compile(r"^Password confirmation:?$")).fill("a long walkthrough passphrase")
+    shot("sign-up", phone_at="form.stacked")
+    page.get_by_role("button", name="Sign up").click()
+
+    expect(page).to_have_url(re.compile(r"/decks/[^/]+/edit/$"))
+    expect(page.get_by_test_id("deck-name")).to_have_text("Lone Banner Volnar")
+    expect(page.locator(".messages")).to_contain_text("Saved")
+    expect(page.get_by_role("navigation", name="Main")).to_contain_text("Signed in as walkthrough")
+    shot("saved", phone_at="#deck-header")
+
+    page.reload()
+    expect(page.get_by_test_id("deck-name")).to_have_text("Lone Banner Volnar")
+    expect(deck_count).to_have_text("50/50")
+    expect(verdict).to_have_text("Legal")
+    expect(level_meter).to_have_text(f"{LEVEL_TOTAL}/55")
+    expect(page.get_by_label("Ruler", exact=True)).to_have_value("apprentice")
+    expect(page.get_by_label("Geas", exact=True)).to_have_value(re.compile(r"lone-banner"))
+    assert _deck_lines(page) == expected
+    shot("reloaded", phone_at="#card-results")
+
+
+def _deck_lines(page: Any) -> dict[str, int]:
+    """The main deck as the page shows it: collector number -> copies."""
+    rows = page.locator('#deck-list [data-row][data-section="main"]')
+    return {
+        row.get_attribute("data-number"): int(row.get_attribute("data-count"))  # type: ignore[arg-type]
+        for row in rows.all()
+    }
