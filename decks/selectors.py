@@ -13,13 +13,12 @@ from django.db.models import Q, QuerySet, Sum
 from django.http import Http404
 from django.utils import timezone
 
-from cards.models import Attribute, Card, CardSet, Faction, Geas, GeasRevision, Ruler
+from cards.models import Attribute, Card, CardSet, Faction, Geas, GeasRevision, Printing, Ruler
 from cards.selectors import (
     RulesChoice,
     attribute_exists,
     card_facts,
     card_facts_rows,
-    cards_by_reference,
     joined_values,
     rules_choice_get,
 )
@@ -53,24 +52,28 @@ class DeckJudgement:
 def deck_entries_resolve(
     *, main: Sequence[DeckListLine], resources: Sequence[DeckListLine]
 ) -> tuple[tuple[DeckEntry, ...], tuple[DeckEntry, ...]]:
-    """Look up every card of a deck list; an unknown card raises ApplicationError naming its line."""
+    """Look up every card of a deck list; an unknown card raises ApplicationError naming its line.
+
+    Cards named by name are looked up through one of their printings, so the whole list costs
+    two small queries and no model instances (this runs on every validate request).
+    """
     lines = [*main, *resources]
-    by_number, by_name = cards_by_reference(
-        numbers=[ln.number for ln in lines if ln.number],
-        names=[ln.name for ln in lines if ln.name],
+    names = {ln.name for ln in lines if ln.name}
+    number_of_name = dict(
+        Printing.objects.filter(card__name__in=names)
+        .order_by("-collector_number")
+        .values_list("card__name", "collector_number")
     )
-    facts: dict[str, Any] = {}
+    facts = card_facts_by_number({ln.number for ln in lines if ln.number} | set(number_of_name.values()))
 
     def resolve(section: str, items: Sequence[DeckListLine]) -> tuple[DeckEntry, ...]:
         entries = []
         for i, line in enumerate(items):
-            card = by_number.get(line.number) if line.number else by_name.get(line.name or "")
+            card = facts.get(line.number) if line.number else facts.get(number_of_name.get(line.name or "", ""))
             if card is None:
                 ref = f"collector number '{line.number}'" if line.number else f"name '{line.name}'"
                 raise ApplicationError(f"{section}[{i}]: no card with {ref}.", field=f"{section}[{i}]")
-            if card.name not in facts:
-                facts[card.name] = card_facts(card)
-            entries.append(DeckEntry(facts[card.name], line.count, line.number))
+            entries.append(DeckEntry(card, line.count, line.number))
         return tuple(entries)
 
     return resolve("main", main), resolve("resources", resources)
