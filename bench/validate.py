@@ -411,6 +411,7 @@ def bench_http(args: argparse.Namespace, configs: Sequence[ServerConfig]) -> dic
         validate_script = write_script(workdir / "validate.lua", body, '"legal":true')
         for config in configs:
             machine = wait_idle(args, f"gunicorn {config.label}")
+            code = code_state()  # what gunicorn is about to load: the code may change during a long run
             with Server(config, env, workdir) as server:
                 ping_url = server.base + "/api/v1/ping/"
                 validate_url = server.base + "/api/v1/decks/validate/"
@@ -463,7 +464,7 @@ def bench_http(args: argparse.Namespace, configs: Sequence[ServerConfig]) -> dic
                     round_no += 1
             results.append(
                 summarize_config(config, runs, server.log_tail())
-                | {"machine_state": machine, "retried_rounds": retried}
+                | {"machine_state": machine, "retried_rounds": retried, "code": code}
             )
     return {
         "database_url": args.database_url,
@@ -512,13 +513,10 @@ def summarize_config(config: ServerConfig, runs: dict[str, list[LoadResult]], lo
 
 def markdown(results: dict[str, Any]) -> str:
     out = []
-    code = results.get("code") or {}
-    if code.get("commit"):
-        changed = code["changed_files"]
-        out += [
-            f"Code: commit {code['commit'][:10]}" + (f" with {len(changed)} changed files." if changed else "."),
-            "",
-        ]
+    states = [results.get("code") or {}] + [c.get("code") or {} for c in results.get("http", {}).get("configs", [])]
+    described = list(dict.fromkeys(_describe_code(state) for state in states if state.get("commit")))
+    if described:
+        out += ["Code: " + "; then ".join(described) + ".", ""]
     engine = results.get("engine")
     if engine:
         out += [
@@ -671,6 +669,11 @@ def code_state() -> dict[str, Any]:
     }
 
 
+def _describe_code(state: dict[str, Any]) -> str:
+    changed = state["changed_files"]
+    return f"commit {state['commit'][:10]}" + (f" with {len(changed)} changed files" if changed else "")
+
+
 def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt  # unwinds the with blocks, so gunicorn is stopped too
 
@@ -688,7 +691,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     if not args.http_only:
         print("Engine…", flush=True)
-        results["engine"] = bench_engine(args)
+        results["engine"] = bench_engine(args) | {"code": results["code"]}
     if not args.engine_only:
         print("HTTP…", flush=True)
         configs = [ServerConfig(w, args.worker_class, args.threads, args.app) for w in args.workers]
