@@ -28,6 +28,12 @@ class Section(models.TextChoices):
     CONSIDERING = "considering", "Considering"
 
 
+class Visibility(models.TextChoices):
+    PRIVATE = "private", "Private (only you)"
+    UNLISTED = "unlisted", "Unlisted (anyone with the link)"
+    PUBLIC = "public", "Public (listed in browse)"
+
+
 class Deck(models.Model):
     public_id = models.CharField(max_length=20, unique=True, default=new_public_id, editable=False)
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="decks")
@@ -45,10 +51,23 @@ class Deck(models.Model):
     # The verdict at the last save, for lists ("My decks"); the editor always judges afresh.
     legal = models.BooleanField(null=True, blank=True)
     judged_on = models.DateField(null=True, blank=True)
+    # Set by revalidation when rules or card texts change: the date from which the deck is not
+    # legal and the first reason, so owners read "not legal since <date>: <reason>".
+    illegal_since = models.DateField(null=True, blank=True)
+    verdict_reason = models.TextField(blank=True)
+    visibility = models.CharField(max_length=8, choices=Visibility.choices, default=Visibility.PRIVATE)
+    # "Copy to my decks" keeps a link to the source; the source counts its copies (browse sorts by it).
+    forked_from = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="forks")
+    copies_count = models.PositiveIntegerField(default=0)
+    archived = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-updated_at"]
-        indexes = [models.Index(fields=["owner", "-updated_at"])]
+        indexes = [
+            models.Index(fields=["owner", "-updated_at"]),
+            models.Index(fields=["visibility", "-created_at"], name="deck_visibility_newest"),
+            models.Index(fields=["visibility", "-copies_count"], name="deck_visibility_most_copied"),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -69,6 +88,39 @@ class DeckCard(models.Model):
 
     def __str__(self) -> str:
         return f"{self.count} × {self.printing_id} ({self.section})"
+
+
+class DeckTag(models.Model):
+    """A label the owner puts on a deck ("tournament", "budget") to find it in My decks."""
+
+    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="tags")
+    name = models.CharField(max_length=40)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["deck", "name"], name="deck_tag_unique")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class DeckVersion(models.Model):
+    """A deck as it was saved at one version: every save keeps one, so history can show any past list.
+
+    `snapshot` is the DeckDraft's session form without the considering board (not part of the deck).
+    """
+
+    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="versions")
+    version = models.PositiveIntegerField()
+    snapshot = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["deck", "-version"]
+        constraints = [models.UniqueConstraint(fields=["deck", "version"], name="deck_version_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.deck_id} v{self.version}"
 
 
 # A line's count and a draft's size are bounded so a session or a row stays small.
@@ -116,6 +168,12 @@ class DeckDraft:
             "resources": dict(self.resources),
             "considering": dict(self.considering),
         }
+
+    def to_snapshot(self) -> dict[str, Any]:
+        """What a DeckVersion keeps: the deck without the considering board."""
+        data = self.to_session()
+        del data["considering"]
+        return data
 
     @classmethod
     def from_session(cls, data: Mapping[str, Any]) -> DeckDraft:

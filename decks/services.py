@@ -14,7 +14,7 @@ from cards.models import Printing
 from cards.selectors import attribute_exists, rules_choice_get
 from gatesite.errors import ApplicationError
 
-from .models import MAX_LINE_COUNT, MAX_LINES, SECTIONS, Deck, DeckCard, DeckDraft
+from .models import MAX_LINE_COUNT, MAX_LINES, SECTIONS, Deck, DeckCard, DeckDraft, DeckVersion
 from .selectors import DraftJudgement, deck_draft_judge
 
 
@@ -148,6 +148,7 @@ def deck_create_from_draft(
             judged_on=choice.on,
         )
         _deck_cards_sync(deck=deck, draft=draft)
+        _deck_version_record(deck=deck, draft=draft)
     return deck
 
 
@@ -180,10 +181,17 @@ def deck_update(*, deck: Deck, draft: DeckDraft, base_version: int, judgement: D
             current = Deck.objects.filter(pk=deck.pk).values_list("version", flat=True).first()
             raise StaleDeck(base_version=base_version, version=current or 0)
         _deck_cards_sync(deck=deck, draft=draft)
-    for key, value in fields.items():
-        setattr(deck, key, value)
-    deck.version = base_version + 1
+        for key, value in fields.items():
+            setattr(deck, key, value)
+        deck.version = base_version + 1
+        _deck_version_record(deck=deck, draft=draft)
     return deck
+
+
+def _deck_version_record(*, deck: Deck, draft: DeckDraft) -> None:
+    """Keep the deck as saved at its current version (history shows any past version and the changes)."""
+    snapshot = replace(draft, name=deck.name, ruler=deck.ruler.slug, geas=deck.geas.slug if deck.geas else None)
+    DeckVersion.objects.create(deck=deck, version=deck.version, snapshot=snapshot.to_snapshot())
 
 
 def _deck_cards_sync(*, deck: Deck, draft: DeckDraft) -> None:

@@ -77,3 +77,25 @@ def test_it_deletes_a_deck_and_its_cards(deck):
     deck_delete(deck=deck)
 
     assert not Deck.objects.filter(pk=deck.pk).exists()
+
+
+def test_every_save_keeps_a_version_of_the_deck_without_the_considering_board(deck):
+    draft = replace(deck_draft_of(deck=deck), main={"TS-001": 3}, considering={"TS-002": 1})
+
+    deck_update(deck=deck, draft=draft, base_version=1)
+
+    versions = {v.version: v.snapshot for v in reloaded(deck).versions.all()}
+    assert sorted(versions) == [1, 2]
+    assert versions[1]["main"] == {"TS-001": 4, "TS-002": 4}
+    assert versions[2]["main"] == {"TS-001": 3}
+    assert versions[2]["ruler"] == "apprentice"
+    assert "considering" not in versions[2]
+
+
+def test_a_refused_save_keeps_no_version(deck):
+    deck_update(deck=deck, draft=deck_draft_of(deck=deck), base_version=1)
+
+    with pytest.raises(StaleDeck):
+        deck_update(deck=reloaded(deck), draft=replace(deck_draft_of(deck=deck), main={}), base_version=1)
+
+    assert list(reloaded(deck).versions.values_list("version", flat=True)) == [2, 1]
