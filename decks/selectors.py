@@ -30,7 +30,7 @@ from decks.rules.types import ENERGY, EVENT, FIELD, UNIT, CardFacts, DeckEntry, 
 from decks.rules.types import Deck as RulesDeck
 from gatesite.errors import ApplicationError
 
-from .models import SECTIONS, Deck, DeckCard, DeckDraft, Section
+from .models import SECTIONS, Deck, DeckCard, DeckDraft, Section, Visibility
 
 
 @dataclass(frozen=True)
@@ -114,6 +114,21 @@ def deck_get_for_owner(*, public_id: str, user: Any, write: bool = False) -> Dec
             raise PermissionDenied("Only the owner can change this deck.")
         raise Http404("No such deck.")
     return deck
+
+
+def deck_get_for_viewer(*, public_id: str, user: Any) -> Deck:
+    """The deck with this public id as `user` may read it: their own deck, or an unlisted or public one.
+
+    Http404 for no such deck and for someone else's private deck (its existence is not revealed).
+    """
+    deck = Deck.objects.select_related("ruler", "geas", "owner").filter(public_id=public_id).first()
+    if deck is None or (deck.visibility == Visibility.PRIVATE and not deck_is_owned_by(deck=deck, user=user)):
+        raise Http404("No such deck.")
+    return deck
+
+
+def deck_is_owned_by(*, deck: Deck, user: Any) -> bool:
+    return bool(user.is_authenticated and deck.owner_id == user.pk)
 
 
 def deck_list_for_owner(*, user: Any) -> QuerySet[Deck]:
