@@ -1,20 +1,39 @@
-"""POST /api/v1/decks/validate/: judge a deck list against the rules in force on a date."""
+"""The deck API: POST /api/v1/decks/validate/ judges a deck list against the rules in force on a
+date; /api/v1/decks/ and /api/v1/decks/<public_id>/ list, create, read, change and delete saved decks."""
 
 from __future__ import annotations
 
+from dataclasses import asdict, replace
 from typing import Any
 
+from django.db.models import QuerySet
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_serializer
-from rest_framework import serializers
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field, extend_schema_serializer
+from rest_framework import generics, serializers
+from rest_framework.exceptions import NotAuthenticated, NotFound, PermissionDenied
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from decks.filters import DeckFilter
+from decks.models import MAX_LINE_COUNT, MAX_LINES, Deck, DeckDraft, Section, Visibility
 from decks.rules.types import Report
-from decks.selectors import DeckListLine, deck_judge
+from decks.selectors import (
+    DeckListLine,
+    deck_api_queryset,
+    deck_card_lines,
+    deck_draft_of,
+    deck_is_owned_by,
+    deck_judge,
+    deck_list_owned,
+    deck_list_public,
+    deck_section_counts,
+)
+from decks.services import StaleDeck, deck_delete, deck_save
 
 
 @extend_schema_field(OpenApiTypes.INT)
@@ -147,3 +166,315 @@ def _first_error(errors: Any, path: str = "") -> str:
             elif value:
                 return f"{path}: {value}" if path else str(value)
     return ""
+
+
+# ---------------------------------------------------------------- /api/v1/decks/: saved decks
+
+# PositiveIntegerField's ceiling in PostgreSQL: a larger `version` is refused, not sent to the database.
+MAX_VERSION = 2**31 - 1
+
+
+@extend_schema_field({"type": "integer", "minimum": 1, "maximum": MAX_LINE_COUNT})
+class DeckCountField(CountField):
+    """Copies of one printing in a saved deck: 1..MAX_LINE_COUNT, a JSON integer."""
+
+    def to_internal_value(self, data: Any) -> int:
+        count = super().to_internal_value(data)
+        if count > MAX_LINE_COUNT:
+            raise serializers.ValidationError(f"A deck keeps at most {MAX_LINE_COUNT} copies of one printing.")
+        return count
+
+
+class DeckCardLineInputSerializer(serializers.Serializer):
+    number = serializers.CharField(required=False, allow_blank=False, max_length=40)
+    name = serializers.CharField(required=False, allow_blank=False, max_length=200)
+    count = DeckCountField()
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("number" in attrs) == ("name" in attrs):
+            raise serializers.ValidationError("Give exactly one of 'number' or 'name'.")
+        return attrs
+
+
+class DeckCardLineOutputSerializer(serializers.Serializer):
+    number = serializers.CharField(help_text="Collector number of the printing.")
+    name = serializers.CharField()
+    count = serializers.IntegerField()
+
+
+class DeckInputSerializer(serializers.Serializer):
+    """A deck as a client writes it: the validate API's body plus name, description and visibility."""
+
+    name = serializers.CharField(required=False, allow_blank=True, max_length=100, default="")
+    description = serializers.CharField(required=False, allow_blank=True, max_length=5000, default="")
+    visibility = serializers.ChoiceField(choices=Visibility.choices, required=False, default=Visibility.PRIVATE)
+    ruler = serializers.SlugField(max_length=100, help_text="Ruler slug (GET /api/v1/rulers/).")
+    geas = serializers.SlugField(
+        required=False, allow_null=True, default=None, max_length=100, help_text="Geas slug of the ruler, or null."
+    )
+    attribute = serializers.CharField(
+        required=False, allow_blank=True, allow_null=True, max_length=100, default="", help_text="Unit attribute."
+    )
+    rules_date = serializers.DateField(
+        required=False, allow_null=True, default=None, help_text="Judge by the rules of this date (null: today)."
+    )
+    main = DeckCardLineInputSerializer(many=True, max_length=MAX_LINES)
+    resources = DeckCardLineInputSerializer(many=True, required=False, default=list, max_length=MAX_LINES)
+
+
+class DeckUpdateInputSerializer(DeckInputSerializer):
+    version = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_VERSION,
+        help_text="The version this change is based on (from the last read); a stale one answers 409.",
+    )
+
+
+class DeckVerdictSerializer(serializers.Serializer):
+    legal = serializers.BooleanField(allow_null=True, help_text="The verdict at the last save or revalidation.")
+    judged_on = serializers.DateField(allow_null=True, help_text="The rules date it was judged by.")
+    illegal_since = serializers.DateField(allow_null=True)
+    verdict_reason = serializers.CharField(allow_blank=True)
+
+
+@extend_schema_serializer(component_name="Deck")
+class DeckOutputSerializer(serializers.Serializer):
+    """A saved deck without its cards (the list's items)."""
+
+    public_id = serializers.CharField()
+    url = serializers.SerializerMethodField(help_text="The deck's page.")
+    name = serializers.CharField()
+    description = serializers.CharField(allow_blank=True)
+    visibility = serializers.ChoiceField(choices=Visibility.choices)
+    owner = serializers.CharField(source="owner.username")
+    ruler = serializers.CharField(source="ruler.slug")
+    geas = serializers.CharField(source="geas.slug", allow_null=True, default=None)
+    attribute = serializers.CharField(allow_blank=True)
+    rules_date = serializers.DateField(allow_null=True)
+    version = serializers.IntegerField()
+    verdict = DeckVerdictSerializer(source="*")
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+    copies_count = serializers.IntegerField()
+    forked_from = serializers.SerializerMethodField(help_text="public_id of the deck this one was copied from.")
+    archived = serializers.BooleanField()
+
+    @extend_schema_field(OpenApiTypes.URI)
+    def get_url(self, deck: Deck) -> str:
+        path = f"/d/{deck.public_id}/"
+        request = self.context.get("request")
+        return request.build_absolute_uri(path) if request is not None else path
+
+    @extend_schema_field({"type": "string", "nullable": True})
+    def get_forked_from(self, deck: Deck) -> str | None:
+        source = deck.forked_from
+        if source is None:
+            return None
+        # A private source stays unknown to anyone but its owner.
+        request = self.context.get("request")
+        user = request.user if request is not None else None
+        if source.visibility == Visibility.PRIVATE and not (user and deck_is_owned_by(deck=source, user=user)):
+            return None
+        return source.public_id
+
+
+@extend_schema_serializer(component_name="DeckDetail")
+class DeckDetailOutputSerializer(DeckOutputSerializer):
+    """A saved deck with its main deck and resources."""
+
+    main = serializers.SerializerMethodField()
+    resources = serializers.SerializerMethodField()
+
+    @extend_schema_field(DeckCardLineOutputSerializer(many=True))
+    def get_main(self, deck: Deck) -> list[dict[str, Any]]:
+        return self._lines(deck, Section.MAIN)
+
+    @extend_schema_field(DeckCardLineOutputSerializer(many=True))
+    def get_resources(self, deck: Deck) -> list[dict[str, Any]]:
+        return self._lines(deck, Section.RESOURCES)
+
+    def _lines(self, deck: Deck, section: str) -> list[dict[str, Any]]:
+        lines = self.context.get("lines")
+        if lines is None:
+            lines = self.context["lines"] = deck_card_lines(deck=deck)
+        return [asdict(line) for line in lines[section]]
+
+
+@extend_schema_serializer(component_name="ApiError")
+class ErrorSerializer(serializers.Serializer):
+    """A request refused: `error` says why in one sentence naming the field, card or line."""
+
+    error = serializers.CharField()
+    field = serializers.CharField(required=False, help_text="The field (e.g. main[3]) at fault, when one is.")
+    errors = serializers.DictField(required=False, help_text="Every validation error, by field.")
+
+
+@extend_schema_serializer(component_name="StaleDeckError")
+class StaleErrorSerializer(serializers.Serializer):
+    error = serializers.CharField()
+    version = serializers.IntegerField(help_text="The deck's current version: read the deck again and re-apply.")
+
+
+@extend_schema_serializer(component_name="ApiDetail")
+class DetailSerializer(serializers.Serializer):
+    """DRF's answer for authentication, permission, not found and throttling."""
+
+    detail = serializers.CharField()
+
+
+_READ_ERRORS = {404: DetailSerializer}
+_WRITE_ERRORS = {400: ErrorSerializer, 401: DetailSerializer, 403: DetailSerializer, 404: DetailSerializer}
+_PUBLIC = OpenApiParameter(
+    "public",
+    OpenApiTypes.BOOL,
+    description="List public decks (default for anonymous clients; signed-in clients list their own decks).",
+)
+
+
+_PUBLIC_ID = OpenApiParameter(
+    "public_id",
+    str,
+    OpenApiParameter.PATH,
+    pattern=r"^[-a-zA-Z0-9_]+$",
+    description="The deck's public id (as in its link /d/<public_id>/).",
+)
+
+
+class DeckPagination(PageNumberPagination):
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = 100
+
+
+def _validation_error(serializer: serializers.Serializer) -> Response:
+    return Response({"error": _first_error(serializer.errors), "errors": serializer.errors}, status=400)
+
+
+def _draft_from(data: dict[str, Any], base: DeckDraft | None = None) -> DeckDraft:
+    """The draft a validated body describes; for a PATCH, the fields it leaves out stay as in `base`."""
+    base = base or DeckDraft(ruler=data["ruler"])
+    changes: dict[str, Any] = {}
+    for key in ("name", "description", "ruler", "geas", "rules_date"):
+        if key in data:
+            changes[key] = data[key]
+    if "attribute" in data:
+        changes["attribute"] = data["attribute"] or ""
+    if "ruler" in data and data["ruler"] != base.ruler and "geas" not in data:
+        changes["geas"] = None  # a geas belongs to one ruler: a new ruler starts without one
+    for section in ("main", "resources"):
+        if section in data:
+            lines = [DeckListLine(**line) for line in data[section]]
+            changes[section] = deck_section_counts(section=section, lines=lines)
+    return replace(base, **changes)
+
+
+class DeckListApi(generics.ListAPIView):
+    """Saved decks: your own (signed in), or public decks (anonymous, or ?public=true); create one."""
+
+    serializer_class = DeckOutputSerializer
+    filterset_class = DeckFilter
+    pagination_class = DeckPagination
+    parser_classes = [JSONParser]
+
+    def get_queryset(self) -> QuerySet[Deck]:
+        user = self.request.user
+        if user.is_authenticated and self.request.query_params.get("public", "").lower() not in ("true", "1"):
+            return deck_list_owned(user=user)
+        return deck_list_public()
+
+    @extend_schema(operation_id="decks_list", parameters=[_PUBLIC])
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(
+        operation_id="decks_create",
+        request=DeckInputSerializer,
+        responses={201: DeckDetailOutputSerializer, 400: ErrorSerializer, 401: DetailSerializer},
+    )
+    def post(self, request: Request) -> Response:
+        if not request.user.is_authenticated:
+            raise NotAuthenticated("Sign in (session or token) to save decks.")
+        serializer = DeckInputSerializer(data=request.data)
+        if not serializer.is_valid():
+            return _validation_error(serializer)
+        data = serializer.validated_data
+        deck = deck_save(owner=request.user, draft=_draft_from(data), visibility=data["visibility"])
+        deck = deck_api_queryset().get(pk=deck.pk)
+        body = DeckDetailOutputSerializer(deck, context={"request": request}).data
+        return Response(body, status=201, headers={"Location": body["url"]})
+
+
+@extend_schema(parameters=[_PUBLIC_ID])
+class DeckDetailApi(APIView):
+    """One saved deck by its public id: anyone may read an unlisted or public deck; only its owner
+    reads a private one (404 for others) and changes or deletes a deck (403 for others)."""
+
+    parser_classes = [JSONParser]
+
+    def _deck(self, request: Request, public_id: str, *, write: bool = False) -> Deck:
+        deck = deck_api_queryset().filter(public_id=public_id).first()
+        readable = deck is not None and (
+            deck.visibility != Visibility.PRIVATE or deck_is_owned_by(deck=deck, user=request.user)
+        )
+        if not readable:
+            raise NotFound("No such deck.")  # someone else's private deck: its existence is not revealed
+        assert deck is not None
+        if write and not deck_is_owned_by(deck=deck, user=request.user):
+            if not request.user.is_authenticated:
+                raise NotAuthenticated("Sign in (session or token) to change your decks.")
+            raise PermissionDenied("Only the owner can change this deck.")
+        return deck
+
+    def _body(self, request: Request, public_id: str) -> Response:
+        deck = self._deck(request, public_id)
+        return Response(DeckDetailOutputSerializer(deck, context={"request": request}).data)
+
+    @extend_schema(operation_id="decks_retrieve", responses={200: DeckDetailOutputSerializer, **_READ_ERRORS})
+    def get(self, request: Request, public_id: str) -> Response:
+        return self._body(request, public_id)
+
+    @extend_schema(
+        operation_id="decks_update",
+        request=DeckUpdateInputSerializer,
+        responses={200: DeckDetailOutputSerializer, 409: StaleErrorSerializer, **_WRITE_ERRORS},
+        description="Replace the deck; optional fields left out take their defaults (visibility: private).",
+    )
+    def put(self, request: Request, public_id: str) -> Response:
+        return self._update(request, public_id, partial=False)
+
+    @extend_schema(
+        operation_id="decks_partial_update",
+        request=DeckUpdateInputSerializer(partial=True),
+        responses={200: DeckDetailOutputSerializer, 409: StaleErrorSerializer, **_WRITE_ERRORS},
+        description="Change the fields given (`version` is required); the others stay as they are.",
+    )
+    def patch(self, request: Request, public_id: str) -> Response:
+        return self._update(request, public_id, partial=True)
+
+    def _update(self, request: Request, public_id: str, *, partial: bool) -> Response:
+        deck = self._deck(request, public_id, write=True)
+        serializer = DeckUpdateInputSerializer(data=request.data, partial=partial)
+        if not serializer.is_valid():
+            return _validation_error(serializer)
+        data = serializer.validated_data
+        if "version" not in data:
+            return Response({"error": "version: This field is required.", "field": "version"}, status=400)
+        current = deck_draft_of(deck=deck)
+        # The considering board is the owner's scratch pad, not part of the API's deck: keep it.
+        base = current if partial else DeckDraft(ruler=data["ruler"], considering=current.considering)
+        try:
+            deck_save(
+                owner=request.user,
+                deck=deck,
+                draft=_draft_from(data, base),
+                visibility=data.get("visibility", deck.visibility),
+                base_version=data["version"],
+            )
+        except StaleDeck as exc:
+            return Response({"error": exc.message, "version": exc.version}, status=409)
+        return self._body(request, public_id)
+
+    @extend_schema(operation_id="decks_destroy", responses={204: None, **_WRITE_ERRORS})
+    def delete(self, request: Request, public_id: str) -> Response:
+        deck_delete(deck=self._deck(request, public_id, write=True))
+        return Response(status=204)

@@ -644,3 +644,78 @@ def _preferred_printing(facts: CardFacts, rules: RulesInForce) -> str | None:
             if number.startswith(pool.collector_number_prefixes):
                 return number
     return facts.collector_numbers[0] if facts.collector_numbers else None
+
+
+# ---------------------------------------------------------------- the deck API
+
+
+def deck_api_queryset() -> QuerySet[Deck]:
+    """Decks with everything a deck's API body shows, in the same query (owner, ruler, geas, source)."""
+    return Deck.objects.select_related("owner", "ruler", "geas", "forked_from")
+
+
+def deck_list_public() -> QuerySet[Deck]:
+    """Public decks that are not archived: what anyone may list (GET /api/v1/decks/?public=true)."""
+    return deck_api_queryset().filter(visibility=Visibility.PUBLIC, archived=False)
+
+
+def deck_list_owned(*, user: Any) -> QuerySet[Deck]:
+    """All of the user's decks, whatever their visibility, archived ones included."""
+    return deck_api_queryset().filter(owner=user)
+
+
+@dataclass(frozen=True)
+class DeckCardLine:
+    """One line of a saved deck as the API shows it."""
+
+    number: str
+    name: str
+    count: int
+
+
+def deck_card_lines(*, deck: Deck) -> dict[str, list[DeckCardLine]]:
+    """The deck's main deck and resources (not the owner's considering board), one query."""
+    lines: dict[str, list[DeckCardLine]] = {Section.MAIN: [], Section.RESOURCES: []}
+    rows = (
+        DeckCard.objects.filter(deck=deck, section__in=lines.keys())
+        .order_by("section", "printing__collector_number")
+        .values_list("section", "printing__collector_number", "printing__card__name", "count")
+    )
+    for section, number, name, count in rows:
+        lines[section].append(DeckCardLine(number, name, count))
+    return lines
+
+
+def deck_section_counts(*, section: str, lines: Sequence[DeckListLine]) -> dict[str, int]:
+    """A section of a deck list (cards by collector number or name) as copies per collector number.
+
+    Two queries at most. A card named by name counts as its first printing. ApplicationError
+    names the first line that is not in the catalog, and a section past a draft's sizes.
+    """
+    from .models import MAX_LINE_COUNT, MAX_LINES
+
+    names = {ln.name for ln in lines if ln.name}
+    number_of_name: dict[str, str] = {}
+    for name, number in (
+        Printing.objects.filter(card__name__in=names)
+        .order_by("-collector_number")
+        .values_list("card__name", "collector_number")
+    ):
+        number_of_name[name] = number  # descending order: the lowest collector number wins
+    wanted = {ln.number for ln in lines if ln.number}
+    known = set(Printing.objects.filter(collector_number__in=wanted).values_list("collector_number", flat=True))
+    counts: dict[str, int] = {}
+    for i, line in enumerate(lines):
+        number = line.number if line.number in known else number_of_name.get(line.name or "")
+        if number is None:
+            ref = f"collector number '{line.number}'" if line.number else f"name '{line.name}'"
+            raise ApplicationError(f"{section}[{i}]: no card with {ref}.", field=f"{section}[{i}]")
+        counts[number] = counts.get(number, 0) + line.count
+        if counts[number] > MAX_LINE_COUNT:
+            raise ApplicationError(
+                f"{section}[{i}]: a deck keeps at most {MAX_LINE_COUNT} copies of one printing ({number}).",
+                field=f"{section}[{i}]",
+            )
+    if len(counts) > MAX_LINES:
+        raise ApplicationError(f"{section}: a deck keeps at most {MAX_LINES} different printings.", field=section)
+    return counts

@@ -232,3 +232,36 @@ def _deck_cards_sync(*, deck: Deck, draft: DeckDraft) -> None:
 
 def deck_delete(*, deck: Deck) -> None:
     deck.delete()
+
+
+def deck_save(
+    *,
+    owner: Any,
+    draft: DeckDraft,
+    visibility: str,
+    deck: Deck | None = None,
+    base_version: int | None = None,
+) -> Deck:
+    """Create a deck (no `deck`) or write a draft over one at `base_version`, and set its visibility.
+
+    One transaction: a refused update (StaleDeck) changes nothing, visibility included. Raises
+    ApplicationError for an unknown attribute or a visibility that is not one of Visibility.
+    """
+    from .models import Visibility
+
+    if visibility not in Visibility.values:
+        raise ApplicationError(f"Unknown visibility '{visibility}'.", field="visibility")
+    if draft.attribute and not attribute_exists(draft.attribute):
+        raise ApplicationError(f"Unknown attribute '{draft.attribute}'.", field="attribute")
+    judgement = deck_draft_judge(draft=draft)
+    with transaction.atomic():
+        if deck is None:
+            deck = deck_create_from_draft(owner=owner, draft=draft, judgement=judgement)
+        else:
+            if base_version is None:
+                raise ApplicationError("Say which version of the deck the change is based on.", field="version")
+            deck = deck_update(deck=deck, draft=draft, base_version=base_version, judgement=judgement)
+        if deck.visibility != visibility:
+            Deck.objects.filter(pk=deck.pk).update(visibility=visibility)
+            deck.visibility = visibility
+    return deck

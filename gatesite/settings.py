@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
+    "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
     "django_htmx",
@@ -136,8 +137,15 @@ if not DEBUG:
     X_FRAME_OPTIONS = "DENY"
 
 # https://www.django-rest-framework.org/api-guide/settings/
+# Session authentication for the browser (CSRF enforced on writes), token authentication for
+# scripts (`Authorization: Token <key>`; a key from POST /api/v1/auth/token/ or
+# `manage.py drf_create_token <username>`). Token first: an anonymous write then gets 401 with a
+# `WWW-Authenticate: Token` header rather than a bare 403.
 REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": [
         "rest_framework.renderers.JSONRenderer",
@@ -148,10 +156,27 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "gatesite.errors.api_exception_handler",
+    # https://www.django-rest-framework.org/api-guide/throttling/
+    # Per client IP (anonymous) or per user, counted in the default cache. The rates are read on
+    # every request (gatesite/throttling.py), so settings overrides apply; "off" disables one.
+    "DEFAULT_THROTTLE_CLASSES": [
+        "gatesite.throttling.AnonThrottle",
+        "gatesite.throttling.UserThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env.str("API_THROTTLE_ANON", default="120/minute"),
+        "user": env.str("API_THROTTLE_USER", default="600/minute"),
+        # POST /api/v1/auth/token/: password guesses, per client IP.
+        "token": env.str("API_THROTTLE_TOKEN", default="10/minute"),
+    },
 }
+# https://django-environ.readthedocs.io/en/latest/types.html#environ-env-cache-url
+# The API throttles count requests here: per process by default; with several gunicorn workers
+# set CACHE_URL (e.g. redis://127.0.0.1:6379/1) so that they share the counts.
+CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
 SPECTACULAR_SETTINGS = {
     "TITLE": "Gatesite API",
-    "DESCRIPTION": "Gate Ruler card catalog, rulers, geases and deck validation.",
+    "DESCRIPTION": "Gate Ruler card catalog, rulers, geases, deck validation and saved decks.",
     "VERSION": "1",
 }
 

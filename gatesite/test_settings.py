@@ -19,3 +19,9 @@ STORAGES = {
 }
 SECURE_SSL_REDIRECT = False
 WHITENOISE_AUTOREFRESH = True
+# No throttling: the suite (and schemathesis) send many requests from one client. The throttling
+# tests set rates with the `settings` fixture (gatesite/throttling.py reads them per request).
+REST_FRAMEWORK = {
+    **REST_FRAMEWORK,  # noqa: F405
+    "DEFAULT_THROTTLE_RATES": {"anon": None, "user": None, "token": None},
+}

@@ -19,6 +19,7 @@ urlpatterns = [
     path("api/v1/", include("cards.api_urls")),
     path("api/v1/", include("decks.api_urls")),
     path("api/v1/ping/", apis.PingApi.as_view(), name="ping"),
+    path("api/v1/auth/token/", apis.TokenApi.as_view(), name="api-token"),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
     path(
         "api/v1/docs/",
