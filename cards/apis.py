@@ -7,7 +7,6 @@ from typing import Any
 
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import generics, serializers
 from rest_framework.exceptions import NotFound
@@ -34,6 +33,40 @@ class RulerRevisionSerializer(serializers.ModelSerializer):
     class Meta:
         model = RulerRevision
         fields = ["effective_from", "document", "source"]
+
+
+@extend_schema_serializer(component_name="Ruler")
+class RulerOutputSerializer(serializers.Serializer):
+    """The schema of a ruler's body (_ruler_body builds it); rules fields are null with no rules in force."""
+
+    slug = serializers.SlugField()
+    code = serializers.CharField(allow_null=True)
+    name = serializers.CharField()
+    name_ja = serializers.CharField(allow_null=True)
+    rules_effective_from = serializers.DateField(allow_null=True)
+    rules_document = serializers.CharField(allow_null=True)
+    life = serializers.IntegerField(allow_null=True)
+    atk = serializers.IntegerField(allow_null=True)
+    stk = serializers.IntegerField(allow_null=True)
+    zones = serializers.JSONField(allow_null=True)
+    setup = serializers.JSONField(allow_null=True)
+    start_of_turn = serializers.JSONField(allow_null=True)
+    abilities = serializers.JSONField(allow_null=True)
+    deck_construction = serializers.JSONField(allow_null=True)
+    geases = serializers.ListField(child=serializers.SlugField())
+    revisions = RulerRevisionSerializer(many=True)
+
+
+@extend_schema_serializer(component_name="Geas")
+class GeasOutputSerializer(serializers.Serializer):
+    """The schema of a geas's body; its changes are null when it is not in force on the date."""
+
+    slug = serializers.SlugField()
+    name = serializers.CharField()
+    ruler = serializers.SlugField()
+    rules_effective_from = serializers.DateField(allow_null=True)
+    modifications = serializers.JSONField(allow_null=True)
+    additions = serializers.JSONField(allow_null=True)
 
 
 def _ruler_body(ruler: Ruler, revision: RulerRevision | None) -> dict[str, Any]:
@@ -72,7 +105,7 @@ class RulerListApi(APIView):
     @extend_schema(
         operation_id="rulers_list",
         parameters=[_AS_OF],
-        responses={200: OpenApiTypes.OBJECT},
+        responses={200: RulerOutputSerializer(many=True)},
     )
     def get(self, request: Request) -> Response:
         on = _as_of(request)
@@ -84,7 +117,7 @@ class RulerDetailApi(APIView):
     @extend_schema(
         operation_id="rulers_retrieve",
         parameters=[_AS_OF],
-        responses={200: OpenApiTypes.OBJECT},
+        responses={200: RulerOutputSerializer},
     )
     def get(self, request: Request, slug: str) -> Response:
         ruler = get_object_or_404(Ruler.objects.prefetch_related("revisions", "geases"), slug=slug)
@@ -97,7 +130,7 @@ class GeasListApi(APIView):
     @extend_schema(
         operation_id="geases_list",
         parameters=[_AS_OF],
-        responses={200: OpenApiTypes.OBJECT},
+        responses={200: GeasOutputSerializer(many=True)},
     )
     def get(self, request: Request) -> Response:
         on = _as_of(request)
@@ -118,7 +151,7 @@ class GeasListApi(APIView):
 
 
 class CardOutputSerializer(serializers.ModelSerializer):
-    faction = serializers.CharField(source="faction.name", default=None)
+    faction = serializers.CharField(source="faction.name", default=None, allow_null=True)
     attributes = serializers.SerializerMethodField()
     printings = serializers.SerializerMethodField()
 

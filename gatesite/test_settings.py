@@ -25,3 +25,5 @@ REST_FRAMEWORK = {
     **REST_FRAMEWORK,  # noqa: F405
     "DEFAULT_THROTTLE_RATES": {"anon": None, "user": None, "token": None},
 }
+# Schemathesis' in-process WSGI requests (tests/gatesite/test_api_schemathesis.py) say Host: localhost.
+ALLOWED_HOSTS = [*ALLOWED_HOSTS, "localhost"]  # noqa: F405
