@@ -3,11 +3,16 @@ date; /api/v1/decks/ and /api/v1/decks/<public_id>/ list, create, read, change a
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import asdict, replace
 from typing import Any
 
+from django.conf import settings
+from django.core.cache import cache
+from django.core.paginator import Paginator
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.functional import cached_property
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field, extend_schema_serializer
 from rest_framework import generics, serializers
@@ -340,10 +345,42 @@ _PUBLIC_ID = OpenApiParameter(
 )
 
 
+class CachedCountPaginator(Paginator):
+    """A paginator whose total is kept in the cache for DECK_LIST_COUNT_CACHE_SECONDS, per query.
+
+    Counting 60 000 public decks is most of a list request's time (a sequential scan); a public
+    list's total may lag a minute behind, a player's own list (small, exact) is not cached.
+    """
+
+    @cached_property
+    def count(self) -> int:
+        seconds = settings.DECK_LIST_COUNT_CACHE_SECONDS
+        if not seconds:
+            return super().count
+        sql, params = self.object_list.query.sql_with_params()
+        key = "deck-list-count:" + hashlib.sha256(f"{sql}|{params!r}".encode()).hexdigest()
+        count = cache.get(key)
+        if count is None:
+            count = super().count
+            cache.set(key, count, seconds)
+        return count
+
+    def page(self, number: Any) -> Any:
+        # Django cuts the last page at `count`; with a total a minute old, cut at the page size only.
+        number = self.validate_number(number)
+        bottom = (number - 1) * self.per_page
+        return self._get_page(self.object_list[bottom : bottom + self.per_page], number, self)
+
+
 class DeckPagination(PageNumberPagination):
     page_size = 50
     page_size_query_param = "page_size"
     max_page_size = 100
+
+    def paginate_queryset(self, queryset: QuerySet[Deck], request: Request, view: Any = None) -> list[Deck] | None:
+        public = getattr(view, "public_listing", False)
+        self.django_paginator_class = CachedCountPaginator if public else Paginator
+        return super().paginate_queryset(queryset, request, view)
 
 
 def _validation_error(serializer: serializers.Serializer) -> Response:
@@ -378,9 +415,10 @@ class DeckListApi(generics.ListAPIView):
 
     def get_queryset(self) -> QuerySet[Deck]:
         user = self.request.user
-        if user.is_authenticated and self.request.query_params.get("public", "").lower() not in ("true", "1"):
-            return deck_list_owned(user=user)
-        return deck_list_public()
+        self.public_listing = not (
+            user.is_authenticated and self.request.query_params.get("public", "").lower() not in ("true", "1")
+        )
+        return deck_list_public() if self.public_listing else deck_list_owned(user=user)
 
     @extend_schema(operation_id="decks_list", parameters=[_PUBLIC])
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:

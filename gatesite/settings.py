@@ -174,6 +174,9 @@ REST_FRAMEWORK = {
 # The API throttles count requests here: per process by default; with several gunicorn workers
 # set CACHE_URL (e.g. redis://127.0.0.1:6379/1) so that they share the counts.
 CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
+# GET /api/v1/decks/ (public decks): how long the total of a listing stays cached, in seconds
+# (counting tens of thousands of public decks costs more than the page itself); 0 counts every time.
+DECK_LIST_COUNT_CACHE_SECONDS = env.int("DECK_LIST_COUNT_CACHE_SECONDS", default=60)
 SPECTACULAR_SETTINGS = {
     "TITLE": "Gatesite API",
     "DESCRIPTION": "Gate Ruler card catalog, rulers, geases, deck validation and saved decks.",

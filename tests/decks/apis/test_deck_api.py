@@ -299,3 +299,25 @@ def test_session_writes_need_the_csrf_token(user, deck_catalog):
 
     assert response.status_code == 403
     assert "CSRF" in response.json()["detail"]
+
+
+def test_a_public_listing_keeps_its_total_cached_and_an_own_listing_does_not(client, user, rules, settings):
+    from django.core.cache import cache
+
+    settings.DECK_LIST_COUNT_CACHE_SECONDS = 60
+    cache.clear()
+    DeckFactory(owner=user, visibility=Visibility.PUBLIC)
+    first = client.get(LIST).json()
+    DeckFactory(owner=user, visibility=Visibility.PUBLIC)
+
+    cached = client.get(LIST).json()
+    other_query = client.get(LIST, {"sort": "most_copied"}).json()
+    client.force_login(user)
+    own = client.get(LIST).json()
+    cache.clear()
+
+    assert first["count"] == 1
+    assert cached["count"] == 1  # the total is a minute late at most …
+    assert len(cached["results"]) == 2  # … the page itself is never
+    assert other_query["count"] == 2
+    assert own["count"] == 2
