@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import asdict, replace
+from datetime import date
 from typing import Any
 
 from django.conf import settings
@@ -179,6 +180,13 @@ def _first_error(errors: Any, path: str = "") -> str:
 MAX_VERSION = 2**31 - 1
 
 
+_DATETIME = serializers.DateTimeField()
+
+
+def _date(value: date | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
 @extend_schema_field({"type": "integer", "minimum": 1, "maximum": MAX_LINE_COUNT})
 class DeckCountField(CountField):
     """Copies of one printing in a saved deck: 1..MAX_LINE_COUNT, a JSON integer."""
@@ -264,6 +272,34 @@ class DeckOutputSerializer(serializers.Serializer):
     forked_from = serializers.SerializerMethodField(help_text="public_id of the deck this one was copied from.")
     archived = serializers.BooleanField()
 
+    def to_representation(self, deck: Deck) -> dict[str, Any]:
+        """The fields above, built directly: a page of 50 decks through DRF's per-field machinery
+        took a third of a list request (tests/decks/apis checks the keys match the declared fields)."""
+        return {
+            "public_id": deck.public_id,
+            "url": self.get_url(deck),
+            "name": deck.name,
+            "description": deck.description,
+            "visibility": deck.visibility,
+            "owner": deck.owner.username,
+            "ruler": deck.ruler.slug,
+            "geas": deck.geas.slug if deck.geas is not None else None,
+            "attribute": deck.attribute,
+            "rules_date": _date(deck.rules_date),
+            "version": deck.version,
+            "verdict": {
+                "legal": deck.legal,
+                "judged_on": _date(deck.judged_on),
+                "illegal_since": _date(deck.illegal_since),
+                "verdict_reason": deck.verdict_reason,
+            },
+            "created_at": _DATETIME.to_representation(deck.created_at),
+            "updated_at": _DATETIME.to_representation(deck.updated_at),
+            "copies_count": deck.copies_count,
+            "forked_from": self.get_forked_from(deck),
+            "archived": deck.archived,
+        }
+
     @extend_schema_field(OpenApiTypes.URI)
     def get_url(self, deck: Deck) -> str:
         path = f"/d/{deck.public_id}/"
@@ -289,6 +325,9 @@ class DeckDetailOutputSerializer(DeckOutputSerializer):
 
     main = serializers.SerializerMethodField()
     resources = serializers.SerializerMethodField()
+
+    def to_representation(self, deck: Deck) -> dict[str, Any]:
+        return {**super().to_representation(deck), "main": self.get_main(deck), "resources": self.get_resources(deck)}
 
     @extend_schema_field(DeckCardLineOutputSerializer(many=True))
     def get_main(self, deck: Deck) -> list[dict[str, Any]]:

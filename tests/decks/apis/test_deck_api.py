@@ -7,6 +7,7 @@ import json
 import pytest
 from rest_framework.authtoken.models import Token
 
+from decks.apis import DeckDetailOutputSerializer, DeckOutputSerializer
 from decks.models import Deck, DeckCard, DeckDraft, DeckVersion, Section, Visibility
 from decks.selectors import deck_draft_of
 from decks.services import deck_create_from_draft
@@ -321,3 +322,17 @@ def test_a_public_listing_keeps_its_total_cached_and_an_own_listing_does_not(cli
     assert len(cached["results"]) == 2  # … the page itself is never
     assert other_query["count"] == 2
     assert own["count"] == 2
+
+
+@pytest.mark.parametrize("serializer", [DeckOutputSerializer, DeckDetailOutputSerializer])
+def test_the_body_has_exactly_the_declared_fields(serializer, saved):
+    from decks.selectors import deck_api_queryset
+
+    deck = deck_api_queryset().get(pk=saved.pk)
+
+    data = serializer(deck).data
+
+    assert set(data) == set(serializer().fields)
+    assert set(data["verdict"]) == set(serializer().fields["verdict"].fields)
+    assert data["created_at"].endswith("Z")
+    assert data["url"] == f"/d/{deck.public_id}/"
