@@ -28,6 +28,7 @@ from gatesite.errors import ApplicationError
 
 from .forms import CardFilterForm, DeckChangeForm, DeckSaveForm, SignupForm
 from .models import Deck, DeckDraft
+from .page_forms import DeckSearchForm
 from .selectors import (
     DeckEditorState,
     card_filter_choices,
@@ -37,8 +38,9 @@ from .selectors import (
     deck_draft_of,
     deck_editor_state,
     deck_get_for_owner,
-    deck_list_for_owner,
     deck_rules_options,
+    deck_search_for_owner,
+    deck_tags_of_owner,
 )
 from .services import RULES_ACTIONS, StaleDeck, deck_create_from_draft, deck_delete, deck_draft_change, deck_update
 
@@ -311,7 +313,14 @@ def deck_remove(request: HttpRequest, public_id: str) -> HttpResponse:
 @login_required
 @require_GET
 def deck_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "decks/deck_list.html", {"decks": deck_list_for_owner(user=request.user)})
+    """My decks: searched by name, ruler or card, filtered by tag; archived ones only when asked for."""
+    search = DeckSearchForm(request.GET)
+    context = {
+        "decks": deck_search_for_owner(user=request.user, **search.search_kwargs()),
+        "search": search,
+        "tags": deck_tags_of_owner(user=request.user),
+    }
+    return render(request, "decks/deck_list.html", context)
 
 
 # ---------------------------------------------------------------- accounts
