@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 
 from .models import DeckTag, Visibility
@@ -27,7 +29,7 @@ class DeckSearchForm(forms.Form):
     tag = forms.CharField(max_length=DeckTag._meta.get_field("name").max_length, required=False)
     archived = forms.BooleanField(required=False, label="Show archived decks")
 
-    def search_kwargs(self) -> dict[str, object]:
+    def search_kwargs(self) -> dict[str, Any]:
         data = self.cleaned_data if self.is_valid() else {}
         return {
             "query": (data.get("q") or "").strip(),

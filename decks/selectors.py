@@ -804,11 +804,11 @@ def deck_page_get(*, public_id: str, user: Any, version: int | None = None, toda
 
 
 def deck_search_for_owner(*, user: Any, query: str = "", tag: str = "", show_archived: bool = False) -> QuerySet[Deck]:
-    """My decks: the owner's decks with their tags, searched by deck name, ruler/geas name or a card name.
+    """The owner's decks searched by deck name, ruler/geas name or a card name, or by tag.
 
-    Archived decks are left out unless `show_archived`. Two queries (the decks, their tags).
+    Archived decks are left out unless `show_archived`.
     """
-    decks = deck_list_for_owner(user=user).prefetch_related("tags")
+    decks = deck_list_for_owner(user=user)
     if not show_archived:
         decks = decks.filter(archived=False)
     if tag:
@@ -823,9 +823,23 @@ def deck_search_for_owner(*, user: Any, query: str = "", tag: str = "", show_arc
     return decks
 
 
-def deck_tags_of_owner(*, user: Any) -> list[str]:
-    """Every tag the owner uses, for the tag filter (one query)."""
-    return list(DeckTag.objects.filter(deck__owner=user).values_list("name", flat=True).distinct().order_by("name"))
+@dataclass(frozen=True)
+class MyDecks:
+    """My decks as listed: each deck with `tag_names` set, and every tag the owner uses (for the tag filter)."""
+
+    decks: list[Deck]
+    tags: list[str]
+
+
+def my_decks_get(*, user: Any, query: str = "", tag: str = "", show_archived: bool = False) -> MyDecks:
+    """deck_search_for_owner's decks with their tags: two queries (the decks; all the owner's tags)."""
+    decks = list(deck_search_for_owner(user=user, query=query, tag=tag, show_archived=show_archived))
+    by_deck: dict[int, list[str]] = {}
+    for deck_id, name in DeckTag.objects.filter(deck__owner=user).order_by("name").values_list("deck_id", "name"):
+        by_deck.setdefault(deck_id, []).append(name)
+    for deck in decks:
+        deck.tag_names = by_deck.get(deck.pk, [])  # type: ignore[attr-defined]
+    return MyDecks(decks, sorted({name for names in by_deck.values() for name in names}))
 
 
 def deck_public_list() -> QuerySet[Deck]:

@@ -39,8 +39,7 @@ from .selectors import (
     deck_editor_state,
     deck_get_for_owner,
     deck_rules_options,
-    deck_search_for_owner,
-    deck_tags_of_owner,
+    my_decks_get,
 )
 from .services import RULES_ACTIONS, StaleDeck, deck_create_from_draft, deck_delete, deck_draft_change, deck_update
 
@@ -315,12 +314,8 @@ def deck_remove(request: HttpRequest, public_id: str) -> HttpResponse:
 def deck_list(request: HttpRequest) -> HttpResponse:
     """My decks: searched by name, ruler or card, filtered by tag; archived ones only when asked for."""
     search = DeckSearchForm(request.GET)
-    context = {
-        "decks": deck_search_for_owner(user=request.user, **search.search_kwargs()),
-        "search": search,
-        "tags": deck_tags_of_owner(user=request.user),
-    }
-    return render(request, "decks/deck_list.html", context)
+    mine = my_decks_get(user=request.user, **search.search_kwargs())
+    return render(request, "decks/deck_list.html", {"decks": mine.decks, "tags": mine.tags, "search": search})
 
 
 # ---------------------------------------------------------------- accounts
