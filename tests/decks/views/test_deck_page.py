@@ -46,7 +46,9 @@ def test_it_shows_the_deck_with_its_rules_cards_verdict_and_owner(client, legal_
     assert '<dd data-testid="ruler">Apprentice</dd>' in html
     assert 'data-testid="owner">alice<' in html
     assert '<h3 data-group="unit">Units (50)</h3>' in html
-    assert re.search(r'data-number="TS-001"><span class="count">4×</span> <span class="name">Ember Squire 1</span>', html)
+    assert re.search(
+        r'data-number="TS-001"><span class="count">4×</span> <span class="name">Ember Squire 1</span>', html
+    )
     assert 'data-testid="verdict">Legal<' in html
     assert re.search(r'data-testid="judged-by">Apprentice, rules in force on <time datetime="\d{4}-\d\d-\d\d">', html)
     assert 'data-testid="curve"' in html
@@ -193,3 +195,20 @@ def test_an_anonymous_visit_takes_fewer_queries(client, legal_deck, django_asser
 
     with django_assert_max_num_queries(6):
         client.get(page_url(legal_deck))
+
+
+def test_a_deck_the_rules_cannot_judge_says_why(client, legal_deck, monkeypatch):
+    import decks.selectors
+    from gatesite.errors import ApplicationError
+
+    def refuse(**kwargs):
+        raise ApplicationError("Geas 'x' is not in force on 2026-01-01.")
+
+    monkeypatch.setattr(decks.selectors, "deck_editor_state", refuse)
+
+    response = client.get(page_url(legal_deck))
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'data-testid="verdict">Cannot be judged<' in html
+    assert "Geas &#x27;x&#x27; is not in force on 2026-01-01." in html
