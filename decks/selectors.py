@@ -754,6 +754,11 @@ class DeckPage:
     is_owner: bool
 
     @property
+    def description(self) -> str:
+        """The description as saved in the version shown (a past version's may differ from today's)."""
+        return self.state.draft.description if self.state else self.deck.description
+
+    @property
     def summary(self) -> str:
         """One line for link previews: ruler (and geas, attribute) and the verdict with its rules date."""
         if self.state is None:

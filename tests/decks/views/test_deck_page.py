@@ -212,3 +212,23 @@ def test_a_deck_the_rules_cannot_judge_says_why(client, legal_deck, monkeypatch)
     html = response.content.decode()
     assert 'data-testid="verdict">Cannot be judged<' in html
     assert "Geas &#x27;x&#x27; is not in force on 2026-01-01." in html
+
+
+def test_a_past_version_shows_its_own_description(client, legal_deck):
+    deck = save(legal_deck, description="Now <different>")
+
+    old = client.get(page_url(deck, 1)).content.decode()
+    new = client.get(page_url(deck)).content.decode()
+
+    assert "<p>Line one<br>Line two</p>" in old
+    assert "<p>Now &lt;different&gt;</p>" in new
+    assert "<li>Description changed</li>" in new
+
+
+def test_only_public_decks_are_offered_to_search_engines(client, legal_deck):
+    public = client.get(page_url(legal_deck)).content.decode()
+    deck_visibility_set(deck=legal_deck, visibility=Visibility.UNLISTED)
+    unlisted = client.get(page_url(legal_deck)).content.decode()
+
+    assert '<meta name="robots" content="noindex">' not in public
+    assert '<meta name="robots" content="noindex">' in unlisted
