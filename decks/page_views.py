@@ -7,13 +7,16 @@ answer a plain form post with a redirect.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 
@@ -47,6 +50,18 @@ def _back(request: HttpRequest, deck: Deck) -> HttpResponse:
     return redirect("deckpages:page", deck.public_id)
 
 
+def _login_first(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """login_required, coming back to the deck page: the write URLs answer POSTs only, not the GET after login."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, public_id: str) -> HttpResponse:
+        if not request.user.is_authenticated:
+            return redirect_to_login(reverse("deckpages:page", args=[public_id]))
+        return view(request, public_id)
+
+    return wrapped
+
+
 # ---------------------------------------------------------------- reading
 
 
@@ -76,7 +91,7 @@ def _page(request: HttpRequest, page: DeckPage, *, past: dict[str, Any] | None) 
 # ---------------------------------------------------------------- the owner's changes
 
 
-@login_required
+@_login_first
 @require_POST
 def deck_visibility(request: HttpRequest, public_id: str) -> HttpResponse:
     deck = deck_get_for_change(public_id=public_id, user=request.user)
@@ -89,7 +104,7 @@ def deck_visibility(request: HttpRequest, public_id: str) -> HttpResponse:
     return _back(request, deck)
 
 
-@login_required
+@_login_first
 @require_POST
 def deck_tag(request: HttpRequest, public_id: str) -> HttpResponse:
     """Add a tag (`name`), or remove it when the form says `remove`."""
@@ -107,7 +122,7 @@ def deck_tag(request: HttpRequest, public_id: str) -> HttpResponse:
     return _back(request, deck)
 
 
-@login_required
+@_login_first
 @require_POST
 def deck_archive(request: HttpRequest, public_id: str) -> HttpResponse:
     deck = deck_get_for_change(public_id=public_id, user=request.user)
@@ -118,7 +133,7 @@ def deck_archive(request: HttpRequest, public_id: str) -> HttpResponse:
     return _back(request, deck)
 
 
-@login_required
+@_login_first
 @require_POST
 def deck_copy_view(request: HttpRequest, public_id: str) -> HttpResponse:
     source = deck_get_for_viewer(public_id=public_id, user=request.user)

@@ -135,7 +135,8 @@ def test_copying(deck, as_persona, persona, visibility, user, other_user):
     deck.refresh_from_db()
     if persona == "anonymous":
         assert response.status_code == 302
-        assert response["Location"].startswith("/accounts/login/")
+        # Back to the deck page after logging in (the copy URL answers POSTs only).
+        assert response["Location"] == f"/accounts/login/?next=/d/{deck.public_id}/"
         assert not copies.exists()
     elif readable(persona, visibility):
         copy = copies.get()
