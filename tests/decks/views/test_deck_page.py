@@ -232,3 +232,18 @@ def test_only_public_decks_are_offered_to_search_engines(client, legal_deck):
 
     assert '<meta name="robots" content="noindex">' not in public
     assert '<meta name="robots" content="noindex">' in unlisted
+
+
+def test_it_also_shows_the_stored_verdict_with_its_reason(client, legal_deck):
+    from decks.models import Deck
+
+    Deck.objects.filter(pk=legal_deck.pk).update(
+        legal=False, illegal_since="2026-03-01", verdict_reason="Ember Squire 1 is banned."
+    )
+
+    html = client.get(page_url(legal_deck)).content.decode()
+    past = client.get(page_url(legal_deck, 1)).content.decode()
+
+    assert 'data-testid="stored-verdict"' in html
+    assert "Not legal since 2026-03-01: Ember Squire 1 is banned." in html
+    assert 'data-testid="stored-verdict"' not in past
