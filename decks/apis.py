@@ -302,7 +302,7 @@ class DeckOutputSerializer(serializers.Serializer):
 
     @extend_schema_field(OpenApiTypes.URI)
     def get_url(self, deck: Deck) -> str:
-        path = f"/d/{deck.public_id}/"
+        path = f"/d/{deck.public_id}/"  # deckpages:page, without a reverse() per deck of a list
         request = self.context.get("request")
         return request.build_absolute_uri(path) if request is not None else path
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
 from decks.apis import DeckDetailOutputSerializer, DeckOutputSerializer
@@ -335,4 +336,4 @@ def test_the_body_has_exactly_the_declared_fields(serializer, saved):
     assert set(data) == set(serializer().fields)
     assert set(data["verdict"]) == set(serializer().fields["verdict"].fields)
     assert data["created_at"].endswith("Z")
-    assert data["url"] == f"/d/{deck.public_id}/"
+    assert data["url"] == reverse("deckpages:page", args=[deck.public_id])
