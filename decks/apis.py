@@ -243,6 +243,18 @@ class DeckUpdateInputSerializer(DeckInputSerializer):
     )
 
 
+class DeckPatchInputSerializer(DeckUpdateInputSerializer):
+    """PATCH: `version` and any of the other fields; the ones left out stay as they are."""
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        for name, field in fields.items():
+            if name != "version":
+                field.required = False
+                field.default = serializers.empty
+        return fields
+
+
 class DeckVerdictSerializer(serializers.Serializer):
     legal = serializers.BooleanField(allow_null=True, help_text="The verdict at the last save or revalidation.")
     judged_on = serializers.DateField(allow_null=True, help_text="The rules date it was judged by.")
@@ -521,7 +533,7 @@ class DeckDetailApi(APIView):
 
     @extend_schema(
         operation_id="decks_partial_update",
-        request=DeckUpdateInputSerializer(partial=True),
+        request=DeckPatchInputSerializer,
         responses={200: DeckDetailOutputSerializer, 409: StaleErrorSerializer, **_WRITE_ERRORS},
         description="Change the fields given (`version` is required); the others stay as they are.",
     )
@@ -530,12 +542,10 @@ class DeckDetailApi(APIView):
 
     def _update(self, request: Request, public_id: str, *, partial: bool) -> Response:
         deck = self._deck(request, public_id, write=True)
-        serializer = DeckUpdateInputSerializer(data=request.data, partial=partial)
+        serializer = (DeckPatchInputSerializer if partial else DeckUpdateInputSerializer)(data=request.data)
         if not serializer.is_valid():
             return _validation_error(serializer)
         data = serializer.validated_data
-        if "version" not in data:
-            return Response({"error": "version: This field is required.", "field": "version"}, status=400)
         current = deck_draft_of(deck=deck)
         # The considering board is the owner's scratch pad, not part of the API's deck: keep it.
         base = current if partial else DeckDraft(ruler=data["ruler"], considering=current.considering)

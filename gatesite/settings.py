@@ -181,6 +181,9 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Gatesite API",
     "DESCRIPTION": "Gate Ruler card catalog, rulers, geases, deck validation and saved decks.",
     "VERSION": "1",
+    # A PATCH body's schema is its serializer's (PATCH /api/v1/decks/<id>/ requires `version`),
+    # not a copy with every field made optional.
+    "COMPONENT_SPLIT_PATCH": False,
 }
 
 # https://docs.celeryq.dev/en/stable/userguide/configuration.html

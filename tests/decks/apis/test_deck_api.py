@@ -337,3 +337,16 @@ def test_the_body_has_exactly_the_declared_fields(serializer, saved):
     assert set(data["verdict"]) == set(serializer().fields["verdict"].fields)
     assert data["created_at"].endswith("Z")
     assert data["url"] == reverse("deckpages:page", args=[deck.public_id])
+
+
+@pytest.mark.parametrize("signed_in", [False, True])
+def test_the_browsable_api_renders_the_deck_endpoints(client, saved, user, signed_in):
+    if signed_in:
+        client.force_login(user)
+
+    listing = client.get(LIST, HTTP_ACCEPT="text/html")
+    one = client.get(detail(saved), HTTP_ACCEPT="text/html")
+
+    assert listing.status_code == 200
+    assert one.status_code == 200
+    assert saved.public_id in one.content.decode()
