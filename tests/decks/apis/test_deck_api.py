@@ -350,3 +350,20 @@ def test_the_browsable_api_renders_the_deck_endpoints(client, saved, user, signe
     assert listing.status_code == 200
     assert one.status_code == 200
     assert saved.public_id in one.content.decode()
+
+
+def test_an_own_listing_and_a_deck_read_with_a_token_stay_at_a_few_queries(
+    client, user, rules, django_assert_max_num_queries
+):
+    token = Token.objects.create(user=user).key
+    for _ in range(30):
+        DeckFactory(owner=user)
+    deck = Deck.objects.filter(owner=user).first()
+
+    with django_assert_max_num_queries(3):  # the token (with its user), the total, the page
+        listing = client.get(LIST, HTTP_AUTHORIZATION=f"Token {token}")
+    with django_assert_max_num_queries(3):  # the token, the deck, its cards
+        one = client.get(detail(deck), HTTP_AUTHORIZATION=f"Token {token}")
+
+    assert listing.json()["count"] == 30
+    assert one.json()["public_id"] == deck.public_id
