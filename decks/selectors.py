@@ -104,14 +104,15 @@ def deck_judge(
 def deck_get_for_owner(*, public_id: str, user: Any, write: bool = False) -> Deck:
     """The deck with this public id if `user` owns it.
 
-    Http404 if there is no such deck; for someone else's deck, Http404 when reading (a
-    private deck's existence is not revealed) and PermissionDenied (403) when writing.
+    Http404 if there is no such deck; for someone else's deck, Http404 when reading in the editor
+    and when writing to a private deck (its existence is not revealed), PermissionDenied (403) when
+    writing to an unlisted or public one.
     """
     deck = Deck.objects.select_related("ruler", "geas").filter(public_id=public_id).first()
     if deck is None:
         raise Http404("No such deck.")
     if not user.is_authenticated or deck.owner_id != user.pk:
-        if write:
+        if write and deck.visibility != Visibility.PRIVATE:
             raise PermissionDenied("Only the owner can change this deck.")
         raise Http404("No such deck.")
     return deck

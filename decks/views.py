@@ -301,6 +301,7 @@ def draft_reset(request: HttpRequest) -> HttpResponse:
     return redirect("decks:new")
 
 
+@login_required
 @require_POST
 def deck_remove(request: HttpRequest, public_id: str) -> HttpResponse:
     deck = deck_get_for_owner(public_id=public_id, user=request.user, write=True)

@@ -119,8 +119,7 @@ def test_deleting(deck, as_persona, persona, visibility):
         assert response.status_code == 302
         assert not Deck.objects.filter(pk=deck.pk).exists()
     else:
-        # The editor's delete view (decks.views.deck_remove) refuses with 403 whatever the visibility.
-        assert response.status_code == 403
+        assert response.status_code == expected_write_status(persona, visibility)
         assert Deck.objects.filter(pk=deck.pk).exists()
 
 
