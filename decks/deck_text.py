@@ -179,6 +179,8 @@ class ParsedDeck:
     resources: Mapping[str, int] = field(default_factory=dict)
     lines: tuple[TextLine, ...] = ()
     errors: tuple[LineError, ...] = ()
+    # The line each heading was given on ("ruler": 2), so later checks can name the line.
+    heading_lines: Mapping[str, int] = field(default_factory=dict)
 
     def section(self, name: str) -> Mapping[str, int]:
         return self.main if name == MAIN else self.resources
@@ -262,6 +264,7 @@ def parse_deck_text(text: str, vocabulary: Vocabulary, *, max_count: int = MAX_C
     attributes = _Names({a: a for a in vocabulary.attributes})
     headings = _Names({k: k for k in _HEADINGS})
     found: dict[str, object] = {}
+    heading_lines: dict[str, int] = {}
     sections: dict[str, dict[str, int]] = {MAIN: {}, RESOURCES: {}}
     lines: list[TextLine] = []
     errors: list[LineError] = []
@@ -291,6 +294,7 @@ def parse_deck_text(text: str, vocabulary: Vocabulary, *, max_count: int = MAX_C
                 value = key_value.group(2)
                 if _HEADINGS[key] != "name":
                     value = value.split(" #")[0].strip()
+                heading_lines.setdefault(_HEADINGS[key], number)
                 error = _heading(_HEADINGS[key], value, number, shown, found, rulers, geases, attributes)
                 if error:
                     errors.append(error)
@@ -337,6 +341,7 @@ def parse_deck_text(text: str, vocabulary: Vocabulary, *, max_count: int = MAX_C
         resources=sections[RESOURCES],
         lines=tuple(lines),
         errors=tuple(errors),
+        heading_lines={key: number for key, number in heading_lines.items() if key in found},
     )
 
 
@@ -351,11 +356,12 @@ def _card_lines(line: str) -> list[tuple[int, str]]:
     the parser takes the first whose name it knows.
     """
     out = []
+    # "4 Name" first: it is how format_deck_text writes, so written text always reads back.
+    if match := _COUNT_ONLY_FIRST.match(line):
+        out.append((int(match.group(1)), match.group(2).strip()))
     if match := _COUNT_X_FIRST.match(line):
         out.append((int(match.group(1)), match.group(2).strip()))
     if match := _COUNT_FIRST.match(line):
-        out.append((int(match.group(1)), match.group(2).strip()))
-    if match := _COUNT_ONLY_FIRST.match(line):
         out.append((int(match.group(1)), match.group(2).strip()))
     if match := _COUNT_LAST.match(line):
         out.append((int(match.group(2)), match.group(1).strip()))
