@@ -117,7 +117,8 @@ def deck_import(request: HttpRequest, public_id: str) -> HttpResponse:
             raise StaleDeck(base_version=base_version, version=deck.version)
         if not _confirmed(request, form, result):
             return _import_page(request, deck=deck, form=form, result=result)
-        assert result.draft is not None and result.state is not None
+        assert result.draft is not None
+        assert result.state is not None
         deck = deck_update(deck=deck, draft=result.draft, base_version=base_version, judgement=result.state.judgement)
     except StaleDeck as exc:
         fresh = deck_get_for_owner(public_id=public_id, user=request.user)
@@ -135,7 +136,9 @@ def _confirmed(request: HttpRequest, form: DeckImportForm, result: TextImport) -
     if not form.cleaned_data["confirm"] or result.blocked:
         return False
     if form.cleaned_data["fingerprint"] != result.fingerprint:
-        messages.warning(request, "The result changed since the preview (the deck or the catalog changed): check it again.")
+        messages.warning(
+            request, "The result changed since the preview (the deck or the catalog changed): check it again."
+        )
         return False
     return True
 

@@ -189,13 +189,17 @@ def test_it_reports_every_bad_line_with_its_number_and_a_suggestion():
 
     found = {e.number: e for e in parsed.errors}
     assert sorted(found) == [1, 2, 3, 4, 5, 6, 7, 8, 10]
-    assert found[1].suggestion == "Apprentice" and found[1].field == "ruler"
-    assert found[2].suggestion == "Ember Squire" and found[2].field == "card"
+    assert found[1].suggestion == "Apprentice"
+    assert found[1].field == "ruler"
+    assert found[2].suggestion == "Ember Squire"
+    assert found[2].field == "card"
     assert str(found[2]) == "Line 2: “Ember Squre” is not a card name. Did you mean “Ember Squire”?"
     assert found[3].suggestion == "Oath of Embers"
-    assert found[4].suggestion == "Attribute" and found[4].field == "heading"
+    assert found[4].suggestion == "Attribute"
+    assert found[4].field == "heading"
     assert found[5].suggestion is None
-    assert "1 to 99" in found[6].message and "1 to 99" in found[7].message
+    assert "1 to 99" in found[6].message
+    assert "1 to 99" in found[7].message
     assert "not a date" in found[8].message
     assert "count and a card name" in found[10].message
     # The good line is still read.
@@ -238,8 +242,10 @@ def test_name_key_folds_case_width_quotes_and_spaces():
 _name_chars = st.characters(
     categories=("Lu", "Ll", "Nd", "Lo"), include_characters=" '-,.!&", exclude_characters="\x85\u2028\u2029"
 )
-_names = st.text(_name_chars, min_size=1, max_size=30).map(lambda s: " ".join(s.split())).filter(
-    lambda s: bool(s) and not s[0].isdigit() and name_key(s) == name_key(s.strip())
+_names = (
+    st.text(_name_chars, min_size=1, max_size=30)
+    .map(lambda s: " ".join(s.split()))
+    .filter(lambda s: bool(s) and not s[0].isdigit() and name_key(s) == name_key(s.strip()))
 )
 
 
