@@ -19,6 +19,7 @@ urlpatterns = [
     path("d/<str:public_id>/export.txt", deck_text_views.deck_export_text, name="deck-export-text"),
     path("d/<str:public_id>/export.json", deck_text_views.deck_export_json, name="deck-export-json"),
     path("d/<str:public_id>/sheet/", deck_text_views.deck_sheet, name="deck-sheet"),
+    path("", include("decks.page_urls")),
     path("cards/", include("cards.urls")),
     path("api/v1/", include("cards.api_urls")),
     path("api/v1/", include("decks.api_urls")),

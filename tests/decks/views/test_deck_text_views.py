@@ -252,9 +252,14 @@ def test_a_deck_changed_since_the_preview_is_a_conflict(saved, user):
 
 
 def test_only_the_owner_imports_into_a_deck(saved, other_user, client):
-    assert logged_in(other_user).post(url("decks:import", saved), {"text": "4 Ember Squire 1"}).status_code == 403
+    # Someone else's private deck does not exist for them; an unlisted or public one is refused.
+    assert logged_in(other_user).post(url("decks:import", saved), {"text": "4 Ember Squire 1"}).status_code == 404
     assert logged_in(other_user).get(url("decks:import", saved)).status_code == 404
-    assert client.post(url("decks:import", saved), {"text": "4 Ember Squire 1"}).status_code == 403
+    assert client.post(url("decks:import", saved), {"text": "4 Ember Squire 1"}).status_code == 404
+    Deck.objects.filter(pk=saved.pk).update(visibility=Visibility.PUBLIC)
+    assert logged_in(other_user).post(url("decks:import", saved), {"text": "4 Ember Squire 1"}).status_code == 403
+    saved.refresh_from_db()
+    assert saved.version == 1
 
 
 # ---------------------------------------------------------------- share links
