@@ -300,17 +300,19 @@ def parse_deck_text(text: str, vocabulary: Vocabulary, *, max_count: int = MAX_C
                     errors.append(error)
                 continue
             suggestion = headings.suggest(key_value.group(1))
-            errors.append(
-                LineError(
-                    number,
-                    shown,
-                    f"“{key_value.group(1)}” is not a heading this list knows (Ruler, Geas, Attribute, "
-                    "Rules date, Name, Resources).",
-                    suggestion.title() if suggestion else None,
-                    field="heading",
+            # Only a near miss of a heading is read as one; otherwise it may be a card name with a colon.
+            if suggestion is not None:
+                errors.append(
+                    LineError(
+                        number,
+                        shown,
+                        f"“{key_value.group(1)}” is not a heading this list knows (Ruler, Geas, Attribute, "
+                        "Rules date, Name, Resources).",
+                        suggestion.title(),
+                        field="heading",
+                    )
                 )
-            )
-            continue
+                continue
         card_line = card_line or (candidates[0] if candidates else None)
         if card_line is None:
             errors.append(LineError(number, shown, "A card line is a count and a card name, like “4 Ember Squire”."))

@@ -42,7 +42,7 @@ MAX_IMPORT_CHARS = 50_000
 
 
 def _download_name(deck: Deck, extension: str) -> str:
-    return f"{slugify(deck.name) or 'deck'}.{extension}"
+    return f"{slugify(deck.name, allow_unicode=True) or 'deck'}.{extension}"
 
 
 # ---------------------------------------------------------------- export
@@ -92,7 +92,11 @@ def draft_import(request: HttpRequest) -> HttpResponse:
     form = DeckImportForm(request.POST)
     if not form.is_valid():
         return _import_page(request, deck=None, form=form, status=422)
-    result = deck_text_import(text=form.cleaned_data["text"], draft=_session_draft(request))
+    try:
+        result = deck_text_import(text=form.cleaned_data["text"], draft=_session_draft(request))
+    except ApplicationError as exc:  # the draft's own rules cannot be judged any more
+        form.add_error(None, exc.message)
+        return _import_page(request, deck=None, form=form, status=422)
     if not _confirmed(request, form, result):
         return _import_page(request, deck=None, form=form, result=result)
     assert result.draft is not None

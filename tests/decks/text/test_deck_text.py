@@ -309,3 +309,10 @@ def test_parse_never_raises_and_names_real_lines(text):
     assert all(1 <= e.number <= line_count for e in parsed.errors)
     assert all(1 <= line.number <= line_count for line in parsed.lines)
     assert set(parsed.main) | set(parsed.resources) <= set(CARDS.values())
+
+
+def test_a_misspelt_card_name_with_a_colon_is_a_card_error_not_a_heading():
+    (error,) = parse("Gate: Openin").errors
+
+    assert error.field == "card"
+    assert error.suggestion == "Gate: Opening"

@@ -348,3 +348,16 @@ def test_card_names_are_escaped_in_the_preview_and_sheet(deck_catalog, user):
     for html in (sheet, preview):
         assert "<img src=x" not in html
         assert "&lt;img src=x onerror=alert(1)&gt;" in html
+
+
+def test_a_japanese_deck_name_gives_a_utf8_file_name(deck_catalog, user):
+    deck = deck_create_from_draft(
+        owner=user, draft=DeckDraft(ruler="apprentice", main={"TS-001": 1}), name="竜の デッキ"
+    )
+
+    response = logged_in(user).get(url("deck-export-text", deck))
+
+    assert (
+        response["Content-Disposition"]
+        == "attachment; filename*=utf-8''%E7%AB%9C%E3%81%AE-%E3%83%87%E3%83%83%E3%82%AD.txt"
+    )
