@@ -16,6 +16,7 @@ from gatesite.errors import ApplicationError
 
 from .models import MAX_LINE_COUNT, MAX_LINES, SECTIONS, Deck, DeckCard, DeckDraft, DeckVersion
 from .selectors import DraftJudgement, deck_draft_judge
+from .statistics import statistics_deck_saved
 
 
 class StaleDeck(ApplicationError):
@@ -149,6 +150,7 @@ def deck_create_from_draft(
         )
         _deck_cards_sync(deck=deck, draft=draft)
         _deck_version_record(deck=deck, draft=draft)
+    statistics_deck_saved(deck=deck)
     return deck
 
 
@@ -185,6 +187,7 @@ def deck_update(*, deck: Deck, draft: DeckDraft, base_version: int, judgement: D
             setattr(deck, key, value)
         deck.version = base_version + 1
         _deck_version_record(deck=deck, draft=draft)
+    statistics_deck_saved(deck=deck)
     return deck
 
 
@@ -231,4 +234,5 @@ def _deck_cards_sync(*, deck: Deck, draft: DeckDraft) -> None:
 
 
 def deck_delete(*, deck: Deck) -> None:
+    statistics_deck_saved(deck=deck)
     deck.delete()
