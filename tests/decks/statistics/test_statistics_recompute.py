@@ -26,8 +26,8 @@ from tests.decks.factories import DeckCardFactory, DeckFactory
 
 pytestmark = pytest.mark.django_db
 
-JAN = timezone.make_aware(datetime.datetime(2025, 1, 15, 12, 0))
-FEB = timezone.make_aware(datetime.datetime(2025, 2, 3, 23, 30))
+JAN = datetime.datetime(2025, 1, 15, 12, 0, tzinfo=datetime.UTC)
+FEB = datetime.datetime(2025, 2, 3, 23, 30, tzinfo=datetime.UTC)
 
 
 @pytest.fixture
@@ -144,7 +144,8 @@ def test_it_computes_inclusion_rates_and_average_copies(sample):
     assert got[(knight, b)] == (2, pytest.approx(2 / 3), 1.0)
     assert got[(knight, c)] == (1, pytest.approx(1 / 3), 3.0)
     assert got[(sample["apprentice"].pk, a)] == (2, 1.0, pytest.approx(3.5))
-    assert sample["A"].pk in {card for _, card in got} and len(got) == 3 + 3 + 3
+    assert sample["A"].pk in {card for _, card in got}
+    assert len(got) == 3 + 3 + 3
 
 
 def test_it_computes_the_average_level_curve(sample):
@@ -249,6 +250,7 @@ def test_the_refresh_recomputes_only_when_a_public_deck_changed(sample):
     assert statistics_refresh_if_stale() is None  # nothing changed since
     StatisticsChange.objects.create(deck_id=1, changed_at=timezone.now())
     again = statistics_refresh_if_stale()
-    assert again is not None and again.pk > first.pk
+    assert again is not None
+    assert again.pk > first.pk
     assert again.trigger == StatisticsRun.Trigger.STALE
     assert not StatisticsChange.objects.exists()
