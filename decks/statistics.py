@@ -218,18 +218,21 @@ class _Sql:
             [self.run],
         )
 
-    def _per_scope(self, insert: str, select: str, group: str, params: list[Any] | None = None) -> None:
-        """Run `insert select` twice: grouped per ruler, then over all decks (ruler null)."""
-        params = params or []
+    def _per_scope(self, insert: str, select: str, group: str, where: str = "") -> None:
+        """Run `insert select` twice: grouped per ruler, then over all decks (ruler null).
+
+        The scope's deck count (this run's RulerShare row) is joined as `r`.
+        """
+        where = f" WHERE {where}" if where else ""
         self.run_sql(
             insert + select.replace("{scope}", "x.ruler_id") + " JOIN {rulershare} r ON r.run_id = %s "
-            "AND r.ruler_id = x.ruler_id GROUP BY x.ruler_id, " + group + ", r.decks",
-            [self.run, *params, self.run],
+            "AND r.ruler_id = x.ruler_id" + where + " GROUP BY x.ruler_id, " + group + ", r.decks",
+            [self.run, self.run],
         )
         self.run_sql(
             insert + select.replace("{scope}", "NULL") + " JOIN {rulershare} r ON r.run_id = %s "
-            "AND r.ruler_id IS NULL GROUP BY " + group + ", r.decks",
-            [self.run, *params, self.run],
+            "AND r.ruler_id IS NULL" + where + " GROUP BY " + group + ", r.decks",
+            [self.run, self.run],
         )
 
     def faction_shares(self) -> None:
@@ -259,9 +262,8 @@ class _Sql:
             "INSERT INTO {levelcurvepoint} (run_id, ruler_id, level, avg_copies) ",
             "SELECT %s, {scope}, x.level, SUM(x.copies) * 1.0 / r.decks FROM stats_card x",
             "x.level",
+            where="x.level IS NOT NULL",  # energy cards have no level: not a point of the curve
         )
-        # Energy cards have no level: not a point of the curve.
-        self.run_sql("DELETE FROM {levelcurvepoint} WHERE run_id = %s AND level IS NULL", [self.run])
 
     def monthly_shares(self) -> None:
         self.run_sql(
@@ -550,7 +552,7 @@ def card_statistics(*, card: Card) -> CardStatistics:
                 names.get(p.other_card_id, "?"),
                 p.decks,
                 p.share,
-                f"lift {p.lift:.2f}",
+                f"{p.lift:.2f}",
                 _card_href(numbers.get(p.other_card_id)),
             )
             for p in pairings

@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from decks import statistics_views
 from decks import views as deck_views
 
 from . import apis, views
@@ -16,6 +17,7 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("decks/", include("decks.urls")),
     path("cards/", include("cards.urls")),
+    path("stats/", statistics_views.statistics_page, name="statistics"),
     path("api/v1/", include("cards.api_urls")),
     path("api/v1/", include("decks.api_urls")),
     path("api/v1/ping/", apis.PingApi.as_view(), name="ping"),

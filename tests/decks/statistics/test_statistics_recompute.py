@@ -254,3 +254,20 @@ def test_the_refresh_recomputes_only_when_a_public_deck_changed(sample):
     assert again.pk > first.pk
     assert again.trigger == StatisticsRun.Trigger.STALE
     assert not StatisticsChange.objects.exists()
+
+
+def test_an_energy_card_in_a_main_deck_counts_but_has_no_point_on_the_curve(rules):
+    energy = PrintingFactory(card=CardFactory(name="Spark", energy=True), collector_number="S-900")
+    unit = PrintingFactory(card=CardFactory(name="Ox", level=3), collector_number="S-901")
+    deck = DeckFactory(visibility=Visibility.PUBLIC)
+    DeckCardFactory(deck=deck, printing=energy, count=2)
+    DeckCardFactory(deck=deck, printing=unit, count=1)
+
+    run = statistics_recompute(min_pair_decks=1, min_pair_share=0)
+
+    assert {(p.ruler_id, p.level, p.avg_copies) for p in LevelCurvePoint.objects.filter(run=run)} == {
+        (None, 3, 1.0),
+        (deck.ruler_id, 3, 1.0),
+    }
+    assert CardInclusion.objects.get(run=run, ruler=None, card=energy.card).avg_copies == 2.0
+    assert RulerShare.objects.get(run=run, ruler=None).avg_size == 3.0
