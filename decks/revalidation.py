@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 from datetime import date
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
@@ -210,11 +210,34 @@ def _chunk_revalidate(ids: list[int], *, judge: _Judge, since: date, result: Rev
             result.became_legal += 1
         if not legal and deck["legal"] is not False:
             result.became_illegal += 1
-        changed.append(Deck(pk=deck["pk"], **new))
+        changed.append((deck["pk"], legal, on, illegal_since, reason))
     if changed:
-        # bulk_update leaves updated_at alone: a verdict is not an edit of the deck.
-        Deck.objects.bulk_update(changed, list(_VERDICT_FIELDS))
+        _verdicts_write(changed)
         result.changed += len(changed)
+
+
+def _verdicts_write(rows: list[tuple[int, bool, date, date | None, str]]) -> None:
+    """One UPDATE for the chunk's changed verdicts; updated_at is left alone (a verdict is not an edit).
+
+    Not bulk_update: its CASE WHEN per row and field makes each row's update scan the whole
+    list (a minute for 100 000 decks); joining a VALUES list is linear.
+    """
+    q = connection.ops.quote_name
+    table = q(Deck._meta.db_table)
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            values = ", ".join(["(%s::bigint, %s::boolean, %s::date, %s::date, %s::text)"] * len(rows))
+            cursor.execute(
+                f"UPDATE {table} AS d SET legal = v.legal, judged_on = v.judged_on, "
+                "illegal_since = v.illegal_since, verdict_reason = v.verdict_reason "
+                f"FROM (VALUES {values}) AS v (id, legal, judged_on, illegal_since, verdict_reason) WHERE d.id = v.id",
+                [value for row in rows for value in row],
+            )
+        else:
+            cursor.executemany(
+                f"UPDATE {table} SET legal = %s, judged_on = %s, illegal_since = %s, verdict_reason = %s WHERE id = %s",
+                [(legal, on, since, reason, pk) for pk, legal, on, since, reason in rows],
+            )
 
 
 def _chunks(values: list[int], size: int) -> Iterator[list[int]]:

@@ -3,7 +3,7 @@
 Run by hand from the repository root (docs/benchmarks.md, "Statistics and revalidation"):
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/gatesite_bench .venv/bin/python bench/gen_decks.py
-    .venv/bin/python bench/statistics.py --database-url postgres://postgres@127.0.0.1:5432/gatesite_bench
+    .venv/bin/python bench/deck_statistics.py --database-url postgres://postgres@127.0.0.1:5432/gatesite_bench
 
 1. Full recompute: `decks.statistics_recompute` sent to a freshly started
    `celery -A gatesite worker --pool solo` (consuming a queue private to this run), timed until
@@ -19,6 +19,9 @@ Run by hand from the repository root (docs/benchmarks.md, "Statistics and revali
    with every `judged_on` cleared first so every verdict is written. Target: at most 120 s.
    The revision is restored and the decks re-judged at the end, whatever happens.
 
+(Not named bench/statistics.py: run as a script, bench/ comes first on sys.path and such a file
+would shadow the standard library's statistics module for every benchmark.)
+
 Prints a Markdown table and writes bench/results/statistics-<UTC time>.json. Missed targets
 are reported, not failed; exit status 1 if a task failed.
 """
@@ -28,7 +31,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import sys
 import time
 from datetime import UTC, datetime
@@ -36,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
-if str(REPO) not in sys.path:  # `python bench/statistics.py` puts bench/, not the repository, on the path
+if str(REPO) not in sys.path:  # `python bench/deck_statistics.py` puts bench/, not the repository, on the path
     sys.path.insert(0, str(REPO))
 
 from bench.common import OtherLoad, machine_info, postgres_version  # noqa: E402
@@ -114,7 +116,7 @@ def _on_worker(
     with Worker(args, log, queue) as worker:
         idle = worker.memory()
         # Our processes: the worker and this one; our PostgreSQL backends carry the database's name.
-        with OtherLoad(root_pids=[worker.pid], marker=f"postgres: postgres {dbname}") as load:
+        with OtherLoad(root_pids=[worker.pid], marker=f" postgres {dbname} ") as load:
             started = time.perf_counter()
             result = app.send_task(task, args=task_args, kwargs=kwargs, queue=queue).get(timeout=args.timeout)
             seconds = time.perf_counter() - started
@@ -169,13 +171,19 @@ def _incremental(saves: int) -> dict[str, Any]:
     row = {
         "saves": saves,
         "changes_before": changes_before,
-        "hook_ms_median": round(statistics.median(hook_ms), 2),
+        "hook_ms_median": round(_median(hook_ms), 2),
         "hook_ms_p95": round(sorted(hook_ms)[int(0.95 * (len(hook_ms) - 1))], 2),
-        "save_ms_median": round(statistics.median(save_ms), 2),
+        "save_ms_median": round(_median(save_ms), 2),
         "save_ms_p95": round(sorted(save_ms)[int(0.95 * (len(save_ms) - 1))], 2),
     }
     print(json.dumps(row), flush=True)
     return row
+
+
+def _median(values: list[float]) -> float:
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
 def _revalidations(args: argparse.Namespace, log: Path, queue: str, dbname: str) -> list[dict[str, Any]]:
