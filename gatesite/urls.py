@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from decks import statistics_views
+from decks import statistics_apis, statistics_views
 from decks import views as deck_views
 
 from . import apis, views
@@ -21,6 +21,7 @@ urlpatterns = [
     path("api/v1/", include("cards.api_urls")),
     path("api/v1/", include("decks.api_urls")),
     path("api/v1/ping/", apis.PingApi.as_view(), name="ping"),
+    path("api/v1/statistics/", statistics_apis.StatisticsApi.as_view(), name="statistics-api"),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
     path(
         "api/v1/docs/",
