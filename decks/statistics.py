@@ -285,6 +285,8 @@ class _Sql:
             "GROUP BY x.card_id, y.card_id HAVING COUNT(*) >= %s",
             [min_decks],
         )
+        if self.pg:
+            self.run_sql("ANALYZE stats_pair")
         self.run_sql(
             "INSERT INTO {cardpairing} (run_id, card_id, other_card_id, decks, share, lift, rank) "
             "SELECT %s, card_id, other_id, decks, share, lift, rnk FROM ("
