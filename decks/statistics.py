@@ -310,9 +310,10 @@ class _Sql:
 # ---------------------------------------------------------------- stale figures
 
 
-def statistics_deck_saved(*, deck: Deck) -> None:
-    """Call after a deck is saved or deleted: a public deck makes the figures stale (after the commit)."""
-    if deck.visibility == Visibility.PUBLIC and not deck.archived:
+def statistics_deck_saved(*, deck: Deck, was_counted: bool = False) -> None:
+    """Call after a deck is saved, deleted, shared or archived: the figures are stale (after the commit)
+    if the deck is counted in them (public, not archived), or was before the change (`was_counted`)."""
+    if was_counted or (deck.visibility == Visibility.PUBLIC and not deck.archived):
         from .tasks import statistics_deck_changed
 
         statistics_deck_changed.delay_on_commit(deck.pk)

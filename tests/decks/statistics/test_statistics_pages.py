@@ -136,3 +136,23 @@ def test_the_api_returns_the_precomputed_figures(client, played):
 def test_the_api_without_figures(client, rules):
     body = client.get("/api/v1/statistics/").json()
     assert (body["computed_at"], body["decks"], body["rulers"]) == (None, 0, [])
+
+
+def test_sharing_or_archiving_a_deck_marks_the_figures_stale_when_it_enters_or_leaves_them(
+    user, deck_catalog, django_capture_on_commit_callbacks
+):
+    from decks.services import deck_archive_set, deck_visibility_set
+
+    deck = deck_create_from_draft(owner=user, draft=DeckDraft(ruler="apprentice", main={"TS-001": 4}))
+    with django_capture_on_commit_callbacks(execute=True):
+        deck_visibility_set(deck=deck, visibility=Visibility.UNLISTED)
+    assert StatisticsChange.objects.count() == 0  # never counted: nothing changes in the figures
+    with django_capture_on_commit_callbacks(execute=True):
+        deck_visibility_set(deck=deck, visibility=Visibility.PUBLIC)
+    assert StatisticsChange.objects.count() == 1  # enters the figures
+    with django_capture_on_commit_callbacks(execute=True):
+        deck_archive_set(deck=deck, archived=True)
+    assert StatisticsChange.objects.count() == 2  # leaves them
+    with django_capture_on_commit_callbacks(execute=True):
+        deck_visibility_set(deck=deck, visibility=Visibility.PRIVATE)
+    assert StatisticsChange.objects.count() == 2  # archived: was not counted, is not
