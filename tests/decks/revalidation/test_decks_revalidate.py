@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from django.utils.html import escape
 
 from cards.importers.parsing import parse_card_file
 from cards.models import Card, Geas, GeasRevision, RulerRevision
@@ -200,3 +201,12 @@ def test_nothing_to_do_without_a_change(decks):
     before = verdicts()
     assert decks_revalidate(today=TODAY).checked == 0
     assert verdicts() == before
+
+
+def test_the_owner_reads_since_when_and_why_a_deck_is_not_legal_in_my_decks(decks, client, user):
+    revision_set(RulerRevision, {"ruler__slug": "apprentice"}, "level_cap", 49)
+    decks_revalidate(ruler_ids=[decks["a1"].ruler_id], since=CHANGED_ON, today=TODAY)
+    reason = Deck.objects.get(pk=decks["a1"].pk).verdict_reason
+    client.force_login(user)
+    html = client.get("/decks/").content.decode()
+    assert f"Not legal since 2026-11-20: {escape(reason)}" in html
