@@ -391,6 +391,59 @@ class StatisticsOverview:
     def computed_at(self) -> datetime | None:
         return self.run.computed_at if self.run else None
 
+    @property
+    def trend(self) -> TrendChart | None:
+        return trend_chart(self.months) if len(self.months) > 1 else None
+
+
+# Colours of the trend lines, distinguishable for the common colour-vision deficiencies (Okabe-Ito).
+TREND_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00")
+
+
+@dataclass(frozen=True)
+class TrendLine:
+    label: str
+    colour: str
+    points: str  # SVG polyline points, "x,y x,y …"
+    last: float  # the last month's share, 0-1
+
+
+@dataclass(frozen=True)
+class TrendChart:
+    width: int
+    height: int
+    lines: list[TrendLine]
+    first: date
+    last: date
+    peak: float  # the share at the top of the chart, 0-1
+
+
+def trend_chart(months: list[MonthRow], *, top: int = 5, width: int = 720, height: int = 200) -> TrendChart:
+    """The monthly shares of the `top` rulers with the most decks over all months, as SVG polylines.
+
+    x: the months, evenly spaced; y: share of the month's decks, 0 at the bottom, the highest share
+    shown at the top. A ruler absent from a month is at 0 that month.
+    """
+    totals: dict[str, int] = {}
+    for row in months:
+        for share in row.shares:
+            totals[share.label] = totals.get(share.label, 0) + share.decks
+    leaders = sorted(totals, key=lambda label: (-totals[label], label))[:top]
+    series = {
+        label: [next((s.share for s in row.shares if s.label == label), 0.0) for row in months] for label in leaders
+    }
+    peak = max((v for values in series.values() for v in values), default=0.0) or 1.0
+    step = width / max(len(months) - 1, 1)
+
+    def points(values: list[float]) -> str:
+        return " ".join(f"{i * step:.1f},{height - v / peak * height:.1f}" for i, v in enumerate(values))
+
+    lines = [
+        TrendLine(label, TREND_COLOURS[i % len(TREND_COLOURS)], points(series[label]), series[label][-1])
+        for i, label in enumerate(leaders)
+    ]
+    return TrendChart(width, height, lines, months[0].month, months[-1].month, peak)
+
 
 def _card_href(number: str | None) -> str:
     return f"/cards/{number}/" if number else ""
