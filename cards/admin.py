@@ -328,6 +328,12 @@ class RulerAdmin(_RevisionRevalidates, admin.ModelAdmin):
     list_display = ["code", "name", "name_ja", "slug"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [RulerRevisionInline]
+    actions = ["rejudge_decks"]
+
+    @admin.action(description="Re-judge the decks of the selected rulers")
+    def rejudge_decks(self, request: HttpRequest, queryset: QuerySet[Ruler]) -> None:
+        decks_revalidate_enqueue(ruler_ids=set(queryset.values_list("pk", flat=True)))
+        self.message_user(request, "Re-judging queued; My decks shows the new verdicts when it is done.")
 
 
 @admin.register(RulerRevision)
@@ -346,6 +352,12 @@ class GeasAdmin(_RevisionRevalidates, admin.ModelAdmin):
     list_display = ["name", "ruler", "slug"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [GeasRevisionInline]
+    actions = ["rejudge_decks"]
+
+    @admin.action(description="Re-judge the decks with the selected geases")
+    def rejudge_decks(self, request: HttpRequest, queryset: QuerySet[Geas]) -> None:
+        decks_revalidate_enqueue(geas_ids=set(queryset.values_list("pk", flat=True)))
+        self.message_user(request, "Re-judging queued; My decks shows the new verdicts when it is done.")
 
 
 @admin.register(GeasRevision)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator
 from dataclasses import asdict, dataclass
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 from django.db import connection, transaction
@@ -102,11 +102,16 @@ def decks_revalidate(
     return result
 
 
+# The daily job also looks this many days back: a day beat missed is caught up (re-judging is idempotent).
+TAKING_EFFECT_DAYS = 3
+
+
 def decks_revalidate_revisions_taking_effect(*, today: date | None = None) -> RevalidationResult:
     """The daily job: a revision dated today changes the rules decks judged by today's rules follow."""
     today = today or timezone.localdate()
-    ruler_ids = set(RulerRevision.objects.filter(effective_from=today).values_list("ruler_id", flat=True))
-    geas_ids = set(GeasRevision.objects.filter(effective_from=today).values_list("geas_id", flat=True))
+    window = {"effective_from__gt": today - timedelta(days=TAKING_EFFECT_DAYS), "effective_from__lte": today}
+    ruler_ids = set(RulerRevision.objects.filter(**window).values_list("ruler_id", flat=True))
+    geas_ids = set(GeasRevision.objects.filter(**window).values_list("geas_id", flat=True))
     return decks_revalidate(ruler_ids=ruler_ids, geas_ids=geas_ids, since=today, today=today)
 
 

@@ -194,6 +194,8 @@ def test_the_daily_job_rejudges_the_decks_of_revisions_taking_effect_today(decks
     assert decks_revalidate_revisions_taking_effect(today=datetime.date(2023, 3, 25)).checked == 1
     assert set(Deck.objects.filter(judged_on__isnull=False).values_list("pk", flat=True)) == {decks["geas"].pk}
     assert decks_revalidate_revisions_taking_effect(today=datetime.date(2023, 12, 4)).checked == 4
+    assert decks_revalidate_revisions_taking_effect(today=datetime.date(2023, 12, 6)).checked == 4  # caught up
+    assert decks_revalidate_revisions_taking_effect(today=datetime.date(2023, 12, 7)).checked == 0
     assert decks_revalidate_revisions_taking_effect(today=TODAY).checked == 0
 
 

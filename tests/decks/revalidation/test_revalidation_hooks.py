@@ -128,3 +128,20 @@ def test_revalidation_and_statistics_run_through_the_real_worker(celery_worker_o
     run_id = statistics_recompute.delay("command").get(timeout=60)
     run = StatisticsRun.objects.get(pk=run_id)
     assert (run.status, run.decks) == ("succeeded", 1)
+
+
+@pytest.mark.django_db
+def test_admins_can_rejudge_a_rulers_decks_from_the_ruler_list(
+    admin_client, deck_catalog, user, django_capture_on_commit_callbacks
+):
+    deck, other = save(user), save(user, ruler="highlander")
+    Deck.objects.update(legal=None, judged_on=None)
+    apprentice = deck.ruler
+    with django_capture_on_commit_callbacks(execute=True):
+        response = admin_client.post(
+            "/admin/cards/ruler/", {"action": "rejudge_decks", "_selected_action": [apprentice.pk]}
+        )
+    assert response.status_code == 302
+    deck.refresh_from_db()
+    assert (deck.legal, deck.judged_on) == (True, timezone.localdate())
+    assert Deck.objects.get(pk=other.pk).judged_on is None
