@@ -75,12 +75,13 @@ def statistics_recompute(
     """
     started = timezone.now()
     clock = time.perf_counter()
+    # Taken before the transaction's snapshot: a deck whose change was logged before this instant
+    # was committed before it too, so it is in the figures and its log row can go.
+    snapshot_at = timezone.now()
     try:
         with _snapshot_transaction() as locked:
             if not locked:
                 return None  # another worker is recomputing: its figures will be as fresh
-            # Changes logged before this instant are in the snapshot the statements below see.
-            snapshot_at = timezone.now()
             run = StatisticsRun.objects.create(
                 status=StatisticsRun.Status.SUCCEEDED, trigger=trigger, started_at=started, computed_at=snapshot_at
             )
@@ -199,8 +200,10 @@ class _Sql:
                 self.run_sql(f"ANALYZE {name}")
 
     def drop_temporary_tables(self) -> None:
+        # Schema-qualified: never a permanent table that happens to share the name.
+        schema = "pg_temp" if self.pg else "temp"
         for name in ("stats_card", "stats_deck", "stats_faction", "stats_pair"):
-            self.run_sql(f"DROP TABLE IF EXISTS {name}")
+            self.run_sql(f"DROP TABLE IF EXISTS {schema}.{name}")
 
     def ruler_shares(self) -> None:
         total = "(SELECT COUNT(*) FROM stats_deck)"
@@ -304,7 +307,7 @@ class _Sql:
             ") ranked WHERE rnk <= %s",
             [self.run, self.run, self.run, self.run, min_share, top],
         )
-        self.run_sql("DROP TABLE IF EXISTS stats_pair")
+        self.run_sql(f"DROP TABLE IF EXISTS {'pg_temp' if self.pg else 'temp'}.stats_pair")
 
 
 # ---------------------------------------------------------------- stale figures
