@@ -18,7 +18,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.db import connection, transaction
@@ -49,6 +49,7 @@ PAIRING_MIN_DECKS = 5
 PAIRING_MIN_SHARE = 0.1
 # pg_try_advisory_xact_lock key: one recompute at a time ("stat" in ASCII).
 STATISTICS_LOCK_KEY = 0x73746174
+RUN_LOG_KEPT = timedelta(days=90)
 FIGURE_MODELS = (RulerShare, FactionShare, CardInclusion, CardPairing, LevelCurvePoint, MonthlyRulerShare)
 
 
@@ -140,6 +141,8 @@ def _older_figures_delete(*, keep_after: StatisticsRun) -> None:
     keep = [keep_after.pk] + ([previous] if previous else [])
     for model in FIGURE_MODELS:
         model.objects.exclude(run_id__in=keep).delete()
+    # The runs' log (shown in the admin) is kept for a while, not forever: a run every 10 minutes adds up.
+    StatisticsRun.objects.filter(started_at__lt=timezone.now() - RUN_LOG_KEPT).exclude(pk__in=keep).delete()
 
 
 class _Sql:

@@ -271,3 +271,13 @@ def test_an_energy_card_in_a_main_deck_counts_but_has_no_point_on_the_curve(rule
     }
     assert CardInclusion.objects.get(run=run, ruler=None, card=energy.card).avg_copies == 2.0
     assert RulerShare.objects.get(run=run, ruler=None).avg_size == 3.0
+
+
+def test_it_forgets_runs_older_than_the_log_keeps(rules):
+    old = StatisticsRun.objects.create(
+        status=StatisticsRun.Status.FAILED, started_at=timezone.now() - datetime.timedelta(days=91)
+    )
+    recent = StatisticsRun.objects.create(status=StatisticsRun.Status.FAILED, started_at=timezone.now())
+    run = statistics_recompute()
+    assert set(StatisticsRun.objects.values_list("pk", flat=True)) == {recent.pk, run.pk}
+    assert old.pk not in StatisticsRun.objects.values_list("pk", flat=True)
