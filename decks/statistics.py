@@ -9,7 +9,7 @@ Incremental or stale? Stale. Co-occurrence and lift depend on every deck's whole
 an exact incremental update would have to keep each deck's last counted list; instead a save
 appends one StatisticsChange row (well under a millisecond of SQL), the page says how many
 public decks changed since the figures were computed, and the beat job recomputes everything
-a few minutes later (about 10 s for 100 000 decks; docs/benchmarks.md).
+a few minutes later (7–13 s for 100 000 decks on a busy 2-CPU machine; docs/benchmarks.md).
 """
 
 from __future__ import annotations
