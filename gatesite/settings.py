@@ -172,7 +172,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # Every minute: retry or fail import jobs whose worker stopped (cards.services.import_jobs_reap).
 # Every 10 minutes: recompute the statistics if a public deck changed since (decks.statistics).
-# 03:30 daily (crontab.guru/#30_3_*_*_*): recompute them anyway (decks left public elsewhere).
+# 03:30 daily (crontab.guru/#30_3_*_*_*): recompute them anyway (a safety net for changes made outside the services).
 # 00:05 daily (crontab.guru/#5_0_*_*_*): re-judge decks whose rules gain a revision today.
 CELERY_BEAT_SCHEDULE = {
     "cards-import-jobs-reap": {"task": "cards.import_jobs_reap", "schedule": 60.0},
