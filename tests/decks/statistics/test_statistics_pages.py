@@ -156,3 +156,26 @@ def test_sharing_or_archiving_a_deck_marks_the_figures_stale_when_it_enters_or_l
     with django_capture_on_commit_callbacks(execute=True):
         deck_visibility_set(deck=deck, visibility=Visibility.PRIVATE)
     assert StatisticsChange.objects.count() == 2  # archived: was not counted, is not
+
+
+def test_every_scheduled_task_exists():
+    from django.conf import settings
+
+    from gatesite.celery import app
+
+    app.loader.import_default_modules()
+    for name, entry in settings.CELERY_BEAT_SCHEDULE.items():
+        assert entry["task"] in app.tasks, name
+
+
+def test_the_page_draws_the_monthly_trend_when_there_are_several_months(client, played):
+    import datetime
+
+    from decks.models import Deck
+
+    first = Deck.objects.filter(visibility=Visibility.PUBLIC).order_by("pk").first()
+    Deck.objects.filter(pk=first.pk).update(created_at=datetime.datetime(2025, 3, 5, tzinfo=datetime.UTC))
+    statistics_recompute(min_pair_decks=1, min_pair_share=0)
+    html = client.get("/stats/").content.decode()
+    assert "<polyline" in html
+    assert "for the 1 ruler with the most decks" in html
