@@ -5,6 +5,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from decks import statistics_apis, statistics_views
+from decks import text_views as deck_text_views
 from decks import views as deck_views
 
 from . import apis, views
@@ -16,6 +17,9 @@ urlpatterns = [
     path("accounts/signup/", deck_views.signup, name="signup"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("decks/", include("decks.urls")),
+    path("d/<str:public_id>/export.txt", deck_text_views.deck_export_text, name="deck-export-text"),
+    path("d/<str:public_id>/export.json", deck_text_views.deck_export_json, name="deck-export-json"),
+    path("d/<str:public_id>/sheet/", deck_text_views.deck_sheet, name="deck-sheet"),
     path("", include("decks.page_urls")),
     path("cards/", include("cards.urls")),
     path("stats/", statistics_views.statistics_page, name="statistics"),
