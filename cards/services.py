@@ -290,7 +290,16 @@ def _catalog_apply_locked(
     _cards_upsert(plan)
     _printings_upsert(plan)
     errata = _errata_record(plan, effective_date=errata_effective_date, job_id=job_id)
+    _decks_revalidate_later(plan, effective_date=errata_effective_date)
     return plan.result(dry_run=False, errata=errata)
+
+
+def _decks_revalidate_later(plan: CatalogPlan, *, effective_date: date | None) -> None:
+    """Decks playing a card whose rules fields changed are re-judged once the import commits."""
+    from decks.revalidation import decks_revalidate_enqueue
+
+    card_ids = {c.card_id for c in plan.card_changes if any(f.field in ERRATA_FIELDS for f in c.changes)}
+    decks_revalidate_enqueue(card_ids=card_ids, since=effective_date)
 
 
 def _catalog_write_lock() -> None:

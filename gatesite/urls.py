@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from decks import statistics_apis, statistics_views
 from decks import text_views as deck_text_views
 from decks import views as deck_views
 
@@ -21,10 +22,12 @@ urlpatterns = [
     path("d/<str:public_id>/sheet/", deck_text_views.deck_sheet, name="deck-sheet"),
     path("", include("decks.page_urls")),
     path("cards/", include("cards.urls")),
+    path("stats/", statistics_views.statistics_page, name="statistics"),
     path("api/v1/", include("cards.api_urls")),
     path("api/v1/", include("decks.api_urls")),
     path("api/v1/ping/", apis.PingApi.as_view(), name="ping"),
     path("api/v1/auth/token/", apis.TokenApi.as_view(), name="api-token"),
+    path("api/v1/statistics/", statistics_apis.StatisticsApi.as_view(), name="statistics-api"),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
     path(
         "api/v1/docs/",
