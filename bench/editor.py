@@ -231,10 +231,11 @@ class Editor:
 
 def legal_main() -> dict[str, int]:
     """A legal 50-card Apprentice deck from the practice set, by collector number."""
-    from bench.validate import legal_deck, load_rules_data, practice_cards, ruler_object
+    from bench.validate import legal_deck, load_rules_data, ruler_object
+    from decks.rules.practice import card_facts
     from decks.rules.ruleset import rules_in_force
 
-    deck = legal_deck(practice_cards(), rules_in_force(ruler_object(load_rules_data(), RULER)))
+    deck = legal_deck(card_facts(), rules_in_force(ruler_object(load_rules_data(), RULER)))
     main: dict[str, int] = {}
     for entry in deck.main:
         number = entry.printing or entry.card.collector_numbers[0]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -13,6 +13,7 @@ from django.db.models import Q, QuerySet, Sum
 from django.http import Http404
 from django.utils import timezone
 
+from cards.catalog import catalog_memory
 from cards.models import Attribute, Card, CardSet, Faction, Geas, GeasRevision, Printing, Ruler
 from cards.selectors import (
     RulesChoice,
@@ -54,16 +55,12 @@ def deck_entries_resolve(
 ) -> tuple[tuple[DeckEntry, ...], tuple[DeckEntry, ...]]:
     """Look up every card of a deck list; an unknown card raises ApplicationError naming its line.
 
-    Cards named by name are looked up through one of their printings, so the whole list costs
-    two small queries and no model instances (this runs on every validate request).
+    Cards named by name are looked up through one of their printings. Both lookups go through
+    this process's catalog memory (cards.catalog), so a list of known cards costs no query
+    but the catalog token's; otherwise one query for the names (if any) and one for the facts.
     """
     lines = [*main, *resources]
-    names = {ln.name for ln in lines if ln.name}
-    number_of_name = dict(
-        Printing.objects.filter(card__name__in=names)
-        .order_by("-collector_number")
-        .values_list("card__name", "collector_number")
-    )
+    number_of_name = printing_of_names({ln.name for ln in lines if ln.name})
     facts = card_facts_by_number({ln.number for ln in lines if ln.number} | set(number_of_name.values()))
 
     def resolve(section: str, items: Sequence[DeckListLine]) -> tuple[DeckEntry, ...]:
@@ -207,31 +204,52 @@ def deck_draft_judge(*, draft: DeckDraft, today: date | None = None, also: Itera
     return DraftJudgement(draft, choice, deck, validate_deck(deck, choice.rules), facts, missing)
 
 
+def printing_of_names(names: Collection[str]) -> dict[str, str]:
+    """One collector number for each card name the catalog has, remembered while the catalog is unchanged."""
+    if not names:
+        return {}
+    known = catalog_memory().number_of_name
+    missing = [n for n in names if n not in known]
+    if missing:
+        known.update(
+            Printing.objects.filter(card__name__in=missing)
+            .order_by("-collector_number")
+            .values_list("card__name", "collector_number")
+        )
+    return {name: known[name] for name in names if name in known}
+
+
 def card_facts_by_number(numbers: Iterable[str]) -> dict[str, CardFacts]:
     """The engine's facts (as cards.selectors.card_facts makes them) for printings, by collector number.
 
-    One query and no model instances (cards.selectors.card_facts_rows): this runs on every change
-    in the editor. Printings of one name share one CardFacts object. Unknown numbers are left out.
+    From this process's catalog memory (cards.catalog), which fetches what it lacks in one query
+    and no model instances (cards.selectors.card_facts_rows): this runs on every change in the
+    editor and every validate request. Printings of one name share one CardFacts object.
+    Unknown numbers are left out.
     """
-    by_card: dict[int, CardFacts] = {}
-    facts = {}
-    for number, card_id, name, card_type, faction, level, cnt, legend, text, attributes, printed in card_facts_rows(
-        set(numbers)
-    ):
-        if card_id not in by_card:
-            by_card[card_id] = CardFacts(
-                name=name,
-                type=card_type,
-                faction=faction,
-                attributes=frozenset(joined_values(attributes)),
-                level=level,
-                cnt=bool(cnt),
-                legend=bool(legend),
-                text=text,
-                collector_numbers=tuple(sorted(joined_values(printed))),
-            )
-        facts[number] = by_card[card_id]
-    return facts
+    memory = catalog_memory()
+    known, by_card = memory.facts, memory.facts_by_card
+    wanted = set(numbers)
+    missing = [n for n in wanted if n not in known]
+    if missing:
+        for number, card_id, name, card_type, faction, level, cnt, legend, text, attributes, printed in card_facts_rows(
+            missing
+        ):
+            card = by_card.get(card_id)
+            if card is None:
+                card = by_card[card_id] = CardFacts(
+                    name=name,
+                    type=card_type,
+                    faction=faction,
+                    attributes=frozenset(joined_values(attributes)),
+                    level=level,
+                    cnt=bool(cnt),
+                    legend=bool(legend),
+                    text=text,
+                    collector_numbers=tuple(sorted(joined_values(printed))),
+                )
+            known[number] = card
+    return {number: known[number] for number in wanted if number in known}
 
 
 # ---------------------------------------------------------------- the editor

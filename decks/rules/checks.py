@@ -20,7 +20,8 @@ class Tally:
     deck: Deck
     cards: dict[str, CardFacts]
     counts: dict[str, int]
-    # Collector numbers the player named for each card (None: named by card name only).
+    # Collector numbers the player named for each card (None: named by card name only); empty
+    # when counted for rules without a card pool (see of).
     printings: dict[str, set[str | None]]
     size: int
     level: int
@@ -29,22 +30,27 @@ class Tally:
     faction_counts: dict[str, int]
 
     @classmethod
-    def of(cls, deck: Deck) -> Tally:
+    def of(cls, deck: Deck, rules: RulesInForce | None = None) -> Tally:
+        """Count the deck; given the rules, `printings` is filled only if they have a card pool (its only reader)."""
         cards: dict[str, CardFacts] = {}
         counts: dict[str, int] = {}
         printings: dict[str, set[str | None]] = {}
         faction_counts: dict[str, int] = {}
         size = level = cnt = 0
+        # Half the cost of counting a 50-name deck went into these sets (docs/benchmarks.md).
+        with_printings = rules is None or rules.deck.card_pool is not None
         for entry in deck.main:
             card, count = entry.card, entry.count
             name = card.name
             if name in counts:
                 counts[name] += count
-                printings[name].add(entry.printing)
+                if with_printings:
+                    printings[name].add(entry.printing)
             else:
                 cards[name] = card
                 counts[name] = count
-                printings[name] = {entry.printing}
+                if with_printings:
+                    printings[name] = {entry.printing}
             size += count
             if card.level:
                 level += card.level * count
