@@ -313,6 +313,9 @@ def attribute_exists(name: str) -> bool:
 # Card search: cards.search parses the query (pure); this adapts its terms to the ORM.
 
 CARD_SEARCH_MAX_LIMIT = 200
+# Matches counted at most: past it the total is shown as "1000+". Counting all 17 000 cards of
+# an empty query, or the 4 000 whose text says "damage", cost as much as fetching the page.
+CARD_SEARCH_COUNT_CAP = 1000
 
 
 @dataclass(frozen=True)
@@ -325,10 +328,12 @@ class CardSearchResult:
     """
 
     cards: list[Card]
+    # The number of matches; a lower bound when total_capped (there are more, not counted).
     total: int
     error: str | None = None
     query: CardQuery | None = None
     error_position: int | None = None
+    total_capped: bool = False
 
 
 def card_search(
@@ -385,12 +390,18 @@ def card_search(
         .filter(condition)
         .order_by(*_card_search_order(terms))[offset : offset + limit]
     )
+    capped = False
     if len(cards) < limit and (cards or offset == 0):
         # A short page is the last one: the total is known without counting.
         total = offset + len(cards)
     else:
-        total = Card.objects.filter(condition).count()
-    return CardSearchResult(cards=cards, total=total, query=parsed)
+        # Count no further than the cap (or than this page, for a page past it): the database
+        # stops at the bound instead of visiting every match.
+        bound = max(CARD_SEARCH_COUNT_CAP, offset + limit)
+        total = Card.objects.filter(condition)[: bound + 1].count()
+        if total > bound:
+            total, capped = bound, True
+    return CardSearchResult(cards=cards, total=total, query=parsed, total_capped=capped)
 
 
 def _card_filter_terms(

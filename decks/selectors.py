@@ -563,10 +563,17 @@ class BrowserRow(CardHint):
 @dataclass(frozen=True)
 class CardBrowserPage:
     rows: list[BrowserRow]
+    # The number of matches; a lower bound when total_capped (cards.selectors.CARD_SEARCH_COUNT_CAP).
     total: int
     offset: int
     limit: int
     error: str | None = None
+    total_capped: bool = False
+
+    @property
+    def total_label(self) -> str:
+        """The number of matches as shown: "17" or, past the count's cap, "1000+"."""
+        return f"{self.total}+" if self.total_capped else str(self.total)
 
     @property
     def shown(self) -> str:
@@ -583,14 +590,18 @@ class CardBrowserPage:
 
     @property
     def next_offset(self) -> int | None:
-        return self.offset + self.limit if self.offset + self.limit < self.total else None
+        more = self.offset + self.limit < self.total or (self.total_capped and len(self.rows) == self.limit)
+        return self.offset + self.limit if more else None
 
     @property
     def previous_offset(self) -> int | None:
         return max(0, self.offset - self.limit) if self.offset > 0 else None
 
 
-BROWSER_PAGE_SIZE = 60
+# Results per page of the card browser. Each result is judged against the deck (its add-ability
+# hint) on every search and again on every change: 30 rather than 60 took about a quarter off a
+# change's server time (docs/benchmarks.md), and a phone shows fewer than 30 anyway.
+BROWSER_PAGE_SIZE = 30
 
 
 def deck_card_browser(
@@ -604,7 +615,7 @@ def deck_card_browser(
     """One page of card search results, each with its add-ability hints against the deck.
 
     `filters` are card_search's (faction, type, level_min, level_max, attribute, cnt, legend,
-    set_code). The hints judge the deck once and each result once more (~60 µs each).
+    set_code). The hints judge the deck once and each result once more (~30 µs each).
     """
     from cards.selectors import card_search
 
@@ -627,7 +638,7 @@ def deck_card_browser(
                 section=natural_section(facts),
             )
         )
-    return CardBrowserPage(rows, result.total, offset, limit, result.error)
+    return CardBrowserPage(rows, result.total, offset, limit, result.error, result.total_capped)
 
 
 def _blockers(state: DeckEditorState, facts: CardFacts, number: str) -> list[str]:
