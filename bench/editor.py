@@ -371,6 +371,10 @@ def in_process(args: argparse.Namespace, editors: list[Editor], stamp: str) -> d
             raise SystemExit(f"The search {search.query!r} failed: {result.error}")
         selector = _timed(lambda s=search: card_search(query=s.query), args.inprocess_n)
         browser = _timed(lambda s=search: deck_card_browser(state=editor_state, query=s.query), args.inprocess_n)
+        # The whole htmx request of the card browser (session, deck, judgement, search, hints, HTML).
+        endpoint = _timed(
+            lambda s=search: client.get(editor.cards_path, {"q": s.query}, headers=hx), max(10, args.inprocess_n // 2)
+        )
         queries = len(_queries(lambda s=search: card_search(query=s.query)))
         searches.append(
             {
@@ -380,13 +384,15 @@ def in_process(args: argparse.Namespace, editors: list[Editor], stamp: str) -> d
                 "queries": queries,
                 "card_search": _ms_stats(selector),
                 "deck_card_browser": _ms_stats(browser),
+                "endpoint": _ms_stats(endpoint),
             }
         )
         print(
             f"  in-process search {search.label!r}: {result.total} cards; card_search p50 "
             f"{searches[-1]['card_search']['p50_ms']:.1f} ms (CPU {searches[-1]['card_search']['cpu_p50_ms']:.1f}), "
             f"with hints p50 {searches[-1]['deck_card_browser']['p50_ms']:.1f} ms "
-            f"(CPU {searches[-1]['deck_card_browser']['cpu_p50_ms']:.1f})",
+            f"(CPU {searches[-1]['deck_card_browser']['cpu_p50_ms']:.1f}); the request p50 "
+            f"{searches[-1]['endpoint']['p50_ms']:.1f} ms (CPU {searches[-1]['endpoint']['cpu_p50_ms']:.1f})",
             flush=True,
         )
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import time
 from typing import Any
 
 import pytest
@@ -204,3 +205,54 @@ def test_a_small_import_leaves_the_statistics_to_autovacuum(rules, django_captur
         import_cards(card(1), card(2))
 
     assert _catalog_analyze not in callbacks
+
+
+def _other_process_connection() -> Any:
+    """A connection of its own to the test database, as another web worker or a Celery worker has."""
+    import psycopg
+
+    s = connection.settings_dict
+    return psycopg.connect(dbname=s["NAME"], user=s["USER"], password=s["PASSWORD"], host=s["HOST"], port=s["PORT"])
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="LISTEN/NOTIFY is PostgreSQL's; SQLite reads the token")
+@pytest.mark.django_db(transaction=True)
+def test_a_commit_by_another_process_is_heard_without_a_query(django_assert_num_queries):
+    PrintingFactory(card=CardFactory(name="Heard", level=1), collector_number="H-001")
+    assert card_facts_by_number(["H-001"])["H-001"].level == 1  # this connection LISTENs from now on
+    with django_assert_num_queries(0):
+        token = catalog_token()  # nothing heard since: no query
+
+    with _other_process_connection() as other:
+        other.execute("UPDATE cards_card SET level = 4 WHERE name = 'Heard'")
+        other.execute("UPDATE cards_catalogversion SET token = 'uncommitted' WHERE id = 1")
+        other.execute("SELECT pg_notify('gatesite_catalog', 'uncommitted')")
+        time.sleep(0.05)
+        assert catalog_token() == token  # not committed: nothing sent
+        other.rollback()
+    with _other_process_connection() as other:  # what catalog_version_bump does, from elsewhere
+        other.execute("UPDATE cards_card SET level = 4 WHERE name = 'Heard'")
+        other.execute("UPDATE cards_catalogversion SET token = 'committed' WHERE id = 1")
+        other.execute("SELECT pg_notify('gatesite_catalog', 'committed')")
+        other.commit()
+
+    deadline = time.monotonic() + 5  # delivery is asynchronous, though quick on one machine
+    with django_assert_num_queries(0):
+        while catalog_token() != "committed" and time.monotonic() < deadline:
+            time.sleep(0.01)
+    assert catalog_token() == "committed"
+    assert card_facts_by_number(["H-001"])["H-001"].level == 4
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="LISTEN/NOTIFY is PostgreSQL's; SQLite reads the token")
+@pytest.mark.django_db(transaction=True)
+def test_a_new_connection_reads_the_token_again(django_assert_num_queries):
+    PrintingFactory(card=CardFactory(name="Heard", level=1), collector_number="H-001")
+    catalog_token()
+    connection.close()  # as CONN_MAX_AGE does: nothing heard while it was away
+    with _other_process_connection() as other:
+        other.execute("UPDATE cards_catalogversion SET token = 'while-away' WHERE id = 1")
+        other.commit()
+
+    with django_assert_num_queries(2):  # LISTEN, then the token
+        assert catalog_token() == "while-away"
