@@ -70,13 +70,13 @@ def catalog_version_bump() -> None:
         # The row is gone (a test database flushed); two processes may race to put it back.
         CatalogVersion.objects.bulk_create([CatalogVersion(pk=_ROW, token=token)], ignore_conflicts=True)
         CatalogVersion.objects.filter(pk=_ROW).update(token=token)
+    _local.token = None  # the rest of this request must read the new token
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:  # sent to the listeners on commit, never on rollback
             cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, token])
-    _local.token = None  # the rest of this request must read the new token
-    listener = _listeners.get(connection.connection) if connection.connection is not None else None
-    if listener is not None:
-        listener.forget()  # this connection hears its own notification only once it commits
+        listener = _listeners.get(connection.connection)
+        if listener is not None:
+            listener.forget()  # this connection hears its own notification only once it commits
 
 
 def catalog_token() -> str:

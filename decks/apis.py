@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import date
 from typing import Any
 
+from django.http.request import RawPostDataException
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_serializer
@@ -81,9 +83,10 @@ class DeckValidateApi(APIView):
 
     @extend_schema(request=InputSerializer, responses={200: OutputSerializer})
     def post(self, request: Request) -> Response:
-        if not isinstance(request.data, dict):
+        body = _json_object(request)
+        data = validate_input_parse(body) if body is not None else None
+        if data is None and not isinstance(request.data, dict):
             return Response({"error": "The body must be a JSON object."}, status=400)
-        data = validate_input_parse(request.data)
         if data is None:
             # Not plainly well-formed: InputSerializer decides, and words any error (naming the item).
             serializer = self.InputSerializer(data=request.data)
@@ -112,6 +115,28 @@ class DeckValidateApi(APIView):
 _SLUG = re.compile(r"[-a-zA-Z0-9_]+")
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _ABSENT = object()
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(name)  # NaN and Infinity: DRF's strict JSON parser refuses them too
+
+
+def _json_object(request: Request) -> dict[str, Any] | None:
+    """The body as a JSON object when it plainly is one (UTF-8 JSON), read without DRF's parser
+    machinery; None to let request.data (and its error messages) decide."""
+    if request.content_type != "application/json":
+        return None
+    try:
+        raw = request.body
+    except RawPostDataException:  # the stream was read already: request.data has it
+        return None
+    if not raw.startswith(b"{"):
+        return None
+    try:
+        body = json.loads(raw, parse_constant=_reject_constant)
+    except ValueError:
+        return None
+    return body if isinstance(body, dict) else None
 
 
 def validate_input_parse(body: dict[str, Any]) -> dict[str, Any] | None:
