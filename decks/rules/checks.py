@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .ruleset import RulesInForce
 from .types import ENERGY, UNIT, CardFacts, Deck, Violation
@@ -298,13 +299,20 @@ def in_pool(card: CardFacts, printings: set[str | None], r: RulesInForce) -> boo
     prefixes = pool.collector_number_prefixes
     if pool.same_name:
         # Any printing of the name will do, by rule.
-        return any(n.startswith(prefixes) for n in card.collector_numbers)
+        return _printed_in_pool(card.collector_numbers, prefixes)
     # Every printing the player named must be in the pool; copies named by card name
     # only can be any printing of it.
     return all(
-        any(n.startswith(prefixes) for n in card.collector_numbers) if p is None else p.startswith(prefixes)
+        _printed_in_pool(card.collector_numbers, prefixes) if p is None else p.startswith(prefixes)
         for p in printings
     )
+
+
+@lru_cache(maxsize=8192)
+def _printed_in_pool(numbers: tuple[str, ...], prefixes: tuple[str, ...]) -> bool:
+    """Whether some printing starts with a pool prefix: remembered, as World Master decks ask it of
+    every card on every judgement (half of such a judgement's time, docs/benchmarks.md)."""
+    return any(n.startswith(prefixes) for n in numbers)
 
 
 def check_card_pool(t: Tally, r: RulesInForce) -> list[Violation]:
