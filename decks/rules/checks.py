@@ -303,8 +303,7 @@ def in_pool(card: CardFacts, printings: set[str | None], r: RulesInForce) -> boo
     # Every printing the player named must be in the pool; copies named by card name
     # only can be any printing of it.
     return all(
-        _printed_in_pool(card.collector_numbers, prefixes) if p is None else p.startswith(prefixes)
-        for p in printings
+        _printed_in_pool(card.collector_numbers, prefixes) if p is None else p.startswith(prefixes) for p in printings
     )
 
 
