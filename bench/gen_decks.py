@@ -52,6 +52,7 @@ from django.utils import timezone  # noqa: E402
 
 from cards.models import Card, Geas, Printing, Ruler  # noqa: E402
 from cards.selectors import card_facts, card_queryset, rules_choice_get  # noqa: E402
+from cards.services import card_files_import  # noqa: E402
 from decks.models import Deck, DeckCard, DeckVersion, Section, Visibility, new_public_id  # noqa: E402
 from decks.rules.builder import build_legal_deck  # noqa: E402
 from decks.rules.engine import validate_deck  # noqa: E402
@@ -108,8 +109,9 @@ def catalog_ready() -> None:
     if not Ruler.objects.exists():
         call_command("load_rules", verbosity=0)
     if not Card.objects.exists():
-        files = sorted(str(p) for p in (REPO / "data" / "practice").glob("*.json"))
-        call_command("import_cards", *files, verbosity=0)
+        # The import service itself, not the command: that sends a Celery task, and with REDIS_URL
+        # set a worker may not be running.
+        card_files_import(paths=sorted(str(p) for p in (REPO / "data" / "practice").glob("*.json")))
 
 
 class Archetype:

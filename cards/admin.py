@@ -11,6 +11,8 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 
+from decks.revalidation import decks_revalidate_enqueue, revision_change_date
+
 from .forms import ImportUploadForm
 from .importers.records import ImportFileError
 from .models import (
@@ -85,6 +87,42 @@ class CardAdmin(admin.ModelAdmin):
     search_fields = ["name", "name_ja", "text", "printings__collector_number"]
     filter_horizontal = ["attributes"]
     inlines = [PrintingInline, ErratumInline]
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        super().save_related(request, form, formsets, change)
+        # A rules field edited by hand: the decks playing the card are re-judged (decks.revalidation).
+        if change and set(form.changed_data) & _CARD_RULES_FIELDS:
+            decks_revalidate_enqueue(card_ids={form.instance.pk})
+
+
+_CARD_RULES_FIELDS = {"type", "faction", "attributes", "level", "cnt", "legend", "text"}
+
+
+class _RevisionRevalidates:
+    """Saving or deleting a ruler's or geas's revision in the admin re-judges that ruler's (geas's) decks."""
+
+    def revision_changed(self, revision: RulerRevision | GeasRevision) -> None:
+        since = revision_change_date(revision.effective_from)
+        if isinstance(revision, RulerRevision):
+            decks_revalidate_enqueue(ruler_ids={revision.ruler_id}, since=since)
+        else:
+            decks_revalidate_enqueue(geas_ids={revision.geas_id}, since=since)
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)  # type: ignore[misc]
+        if isinstance(obj, RulerRevision | GeasRevision):
+            self.revision_changed(obj)
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        super().delete_model(request, obj)  # type: ignore[misc]
+        if isinstance(obj, RulerRevision | GeasRevision):
+            self.revision_changed(obj)
+
+    def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
+        super().save_formset(request, form, formset, change)  # type: ignore[misc]
+        for revision in [*formset.new_objects, *(obj for obj, _ in formset.changed_objects), *formset.deleted_objects]:
+            if isinstance(revision, RulerRevision | GeasRevision):
+                self.revision_changed(revision)
 
 
 @admin.register(Erratum)
@@ -286,14 +324,20 @@ class RulerRevisionInline(admin.StackedInline):
 
 
 @admin.register(Ruler)
-class RulerAdmin(admin.ModelAdmin):
+class RulerAdmin(_RevisionRevalidates, admin.ModelAdmin):
     list_display = ["code", "name", "name_ja", "slug"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [RulerRevisionInline]
+    actions = ["rejudge_decks"]
+
+    @admin.action(description="Re-judge the decks of the selected rulers")
+    def rejudge_decks(self, request: HttpRequest, queryset: QuerySet[Ruler]) -> None:
+        decks_revalidate_enqueue(ruler_ids=set(queryset.values_list("pk", flat=True)))
+        self.message_user(request, "Re-judging queued; My decks shows the new verdicts when it is done.")
 
 
 @admin.register(RulerRevision)
-class RulerRevisionAdmin(admin.ModelAdmin):
+class RulerRevisionAdmin(_RevisionRevalidates, admin.ModelAdmin):
     list_display = ["ruler", "effective_from", "document", "updated_at"]
     list_filter = ["document", "ruler"]
 
@@ -304,12 +348,18 @@ class GeasRevisionInline(admin.StackedInline):
 
 
 @admin.register(Geas)
-class GeasAdmin(admin.ModelAdmin):
+class GeasAdmin(_RevisionRevalidates, admin.ModelAdmin):
     list_display = ["name", "ruler", "slug"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [GeasRevisionInline]
+    actions = ["rejudge_decks"]
+
+    @admin.action(description="Re-judge the decks with the selected geases")
+    def rejudge_decks(self, request: HttpRequest, queryset: QuerySet[Geas]) -> None:
+        decks_revalidate_enqueue(geas_ids=set(queryset.values_list("pk", flat=True)))
+        self.message_user(request, "Re-judging queued; My decks shows the new verdicts when it is done.")
 
 
 @admin.register(GeasRevision)
-class GeasRevisionAdmin(admin.ModelAdmin):
+class GeasRevisionAdmin(_RevisionRevalidates, admin.ModelAdmin):
     list_display = ["geas", "effective_from", "document", "updated_at"]

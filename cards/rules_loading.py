@@ -32,6 +32,8 @@ class RulesLoadResult:
     updated: list[str] = field(default_factory=list)
     unchanged: int = 0
     kept_admin_edits: list[str] = field(default_factory=list)
+    # Rulers and geases whose rules changed, by the date the change takes effect: their decks are re-judged.
+    revalidate: dict[date, tuple[set[int], set[int]]] = field(default_factory=dict)
 
 
 def rules_file_read(path: Path = RULES_FILE) -> dict[str, Any]:
@@ -113,7 +115,25 @@ def rules_load(*, path: Path = RULES_FILE, force: bool = False) -> RulesLoadResu
     if result.created or result.updated:
         # save() bumps already (cards.catalog's receivers); this keeps it so if a step turns into a bulk write.
         catalog_version_bump()
+    _decks_revalidate_later(result)
     return result
+
+
+def _decks_revalidate_later(result: RulesLoadResult) -> None:
+    from decks.revalidation import decks_revalidate_enqueue
+
+    for since, (ruler_ids, geas_ids) in sorted(result.revalidate.items()):
+        decks_revalidate_enqueue(ruler_ids=ruler_ids, geas_ids=geas_ids, since=since)
+
+
+def _revalidate_note(result: RulesLoadResult, owner: dict[str, Any], effective_from: date) -> None:
+    from decks.revalidation import revision_change_date
+
+    rulers, geases = result.revalidate.setdefault(revision_change_date(effective_from), (set(), set()))
+    if "ruler" in owner:
+        rulers.add(owner["ruler"].pk)
+    else:
+        geases.add(owner["geas"].pk)
 
 
 def _rulers_upsert(documents: list[dict[str, Any]]) -> dict[str, Ruler]:
@@ -165,6 +185,7 @@ def _revision_upsert(
             loaded_sha256=sha,
         )
         result.created.append(label)
+        _revalidate_note(result, owner, effective_from)
         return
     current = data_sha256(revision.data)
     if current == sha and revision.loaded_sha256 == sha and revision.document == document:
@@ -177,3 +198,4 @@ def _revision_upsert(
     revision.document, revision.source = document, source
     revision.save()
     result.updated.append(label)
+    _revalidate_note(result, owner, effective_from)

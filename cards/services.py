@@ -303,6 +303,7 @@ def _catalog_apply_locked(
     rows = len(plan.cards_new) + len(plan.card_changes) + len(plan.printings_new) + len(plan.printing_changes)
     if rows >= ANALYZE_AFTER_ROWS:
         transaction.on_commit(_catalog_analyze)
+    _decks_revalidate_later(plan, effective_date=errata_effective_date)
     return plan.result(dry_run=False, errata=errata)
 
 
@@ -322,6 +323,14 @@ def _catalog_analyze() -> None:
     with connection.cursor() as cursor:
         cursor.execute(f"ANALYZE {', '.join(q(t) for t in tables)}")
         cursor.execute("SELECT gin_clean_pending_list(%s::regclass)", [SEARCH_TEXT_INDEX])
+
+
+def _decks_revalidate_later(plan: CatalogPlan, *, effective_date: date | None) -> None:
+    """Decks playing a card whose rules fields changed are re-judged once the import commits."""
+    from decks.revalidation import decks_revalidate_enqueue
+
+    card_ids = {c.card_id for c in plan.card_changes if any(f.field in ERRATA_FIELDS for f in c.changes)}
+    decks_revalidate_enqueue(card_ids=card_ids, since=effective_date)
 
 
 def _catalog_write_lock() -> None:

@@ -1,8 +1,12 @@
 from __future__ import annotations
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.shortcuts import redirect
+from django.urls import URLPattern, path
 
-from .models import Deck, DeckCard
+from .models import Deck, DeckCard, StatisticsRun
 
 
 class DeckCardInline(admin.TabularInline):
@@ -20,3 +24,34 @@ class DeckAdmin(admin.ModelAdmin):
     readonly_fields = ["public_id", "version", "created_at", "updated_at", "legal", "judged_on"]
     inlines = [DeckCardInline]
     list_select_related = ["owner", "ruler", "geas"]
+
+
+@admin.register(StatisticsRun)
+class StatisticsRunAdmin(admin.ModelAdmin):
+    """The statistics runs (newest first) and a button to recompute now; runs are records, never edited."""
+
+    list_display = ["id", "status", "trigger", "computed_at", "decks", "seconds", "error"]
+    list_filter = ["status", "trigger"]
+    change_list_template = "admin/decks/statisticsrun/change_list.html"
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def get_urls(self) -> list[URLPattern]:
+        name = f"{self.opts.app_label}_{self.opts.model_name}_recompute"
+        return [path("recompute/", self.admin_site.admin_view(self.recompute_view), name=name), *super().get_urls()]
+
+    def recompute_view(self, request: HttpRequest) -> HttpResponse:
+        """POST: queue a full recompute (the worker runs it; the list shows the run when it is done)."""
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        from .tasks import statistics_recompute
+
+        statistics_recompute.delay(StatisticsRun.Trigger.ADMIN)
+        messages.success(request, "Statistics recompute queued; the new run appears here when it is done.")
+        return redirect(f"admin:{self.opts.app_label}_{self.opts.model_name}_changelist")

@@ -16,6 +16,7 @@ from gatesite.errors import ApplicationError
 
 from .models import MAX_LINE_COUNT, MAX_LINES, SECTIONS, Deck, DeckCard, DeckDraft, DeckTag, DeckVersion, Visibility
 from .selectors import DraftJudgement, deck_draft_judge, deck_draft_of
+from .statistics import statistics_deck_saved
 
 
 class StaleDeck(ApplicationError):
@@ -149,6 +150,7 @@ def deck_create_from_draft(
         )
         _deck_cards_sync(deck=deck, draft=draft)
         _deck_version_record(deck=deck, draft=draft)
+    statistics_deck_saved(deck=deck)
     return deck
 
 
@@ -185,6 +187,7 @@ def deck_update(*, deck: Deck, draft: DeckDraft, base_version: int, judgement: D
             setattr(deck, key, value)
         deck.version = base_version + 1
         _deck_version_record(deck=deck, draft=draft)
+    statistics_deck_saved(deck=deck)
     return deck
 
 
@@ -231,6 +234,7 @@ def _deck_cards_sync(*, deck: Deck, draft: DeckDraft) -> None:
 
 
 def deck_delete(*, deck: Deck) -> None:
+    statistics_deck_saved(deck=deck)
     deck.delete()
 
 
@@ -244,8 +248,10 @@ def deck_visibility_set(*, deck: Deck, visibility: str) -> Deck:
     """
     if visibility not in Visibility.values:
         raise ApplicationError(f"Unknown visibility '{visibility}'.", field="visibility")
+    counted = deck.visibility == Visibility.PUBLIC and not deck.archived
     Deck.objects.filter(pk=deck.pk).update(visibility=visibility)
     deck.visibility = visibility
+    statistics_deck_saved(deck=deck, was_counted=counted)
     return deck
 
 
@@ -297,6 +303,8 @@ def deck_tag_remove(*, deck: Deck, name: str) -> None:
 
 def deck_archive_set(*, deck: Deck, archived: bool) -> Deck:
     """Archive a deck (hidden from My decks and browse, still readable by its link) or bring it back."""
+    counted = deck.visibility == Visibility.PUBLIC and not deck.archived
     Deck.objects.filter(pk=deck.pk).update(archived=archived)
     deck.archived = archived
+    statistics_deck_saved(deck=deck, was_counted=counted)
     return deck

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import environ
+from celery.schedules import crontab
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -170,7 +171,18 @@ CELERY_TASK_SOFT_TIME_LIMIT = 25 * 60
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # Every minute: retry or fail import jobs whose worker stopped (cards.services.import_jobs_reap).
-CELERY_BEAT_SCHEDULE = {"cards-import-jobs-reap": {"task": "cards.import_jobs_reap", "schedule": 60.0}}
+# Every 10 minutes: recompute the statistics if a public deck changed since (decks.statistics).
+# 03:30 daily (crontab.guru/#30_3_*_*_*): recompute them anyway (a safety net for changes made outside the services).
+# 00:05 daily (crontab.guru/#5_0_*_*_*): re-judge decks whose rules gain a revision today.
+CELERY_BEAT_SCHEDULE = {
+    "cards-import-jobs-reap": {"task": "cards.import_jobs_reap", "schedule": 60.0},
+    "decks-statistics-refresh": {"task": "decks.statistics_refresh_if_stale", "schedule": 600.0},
+    "decks-statistics-nightly": {"task": "decks.statistics_recompute", "schedule": crontab(minute=30, hour=3)},
+    "decks-revalidate-revisions-taking-effect": {
+        "task": "decks.revalidate_revisions_taking_effect",
+        "schedule": crontab(minute=5, hour=0),
+    },
+}
 # Largest set file the admin's "Import card set" accepts, in bytes (files are stored in the database).
 IMPORT_MAX_BYTES = env.int("IMPORT_MAX_BYTES", default=20 * 1024 * 1024)
 

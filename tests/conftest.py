@@ -74,6 +74,9 @@ def celery_worker_on_redis(transactional_db: None) -> Iterator[Any]:
     from celery.contrib.testing.worker import start_worker
 
     app.conf.task_always_eager = False
+    # Tasks left queued by an interrupted run (or a command run by hand against this Redis database)
+    # would run against the test database: start from an empty queue.
+    app.control.purge()
     try:
         with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10) as worker:
             yield worker

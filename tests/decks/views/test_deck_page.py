@@ -54,7 +54,8 @@ def test_it_shows_the_deck_with_its_rules_cards_verdict_and_owner(client, legal_
     assert 'data-testid="curve"' in html
     # The considering board is the owner's scratch space, not part of the shared deck.
     assert "Sky Lancer" not in html
-    assert "{# exports #}" not in html  # a template comment, not text
+    assert f'href="/d/{legal_deck.public_id}/export.txt"' in html
+    assert f'href="/d/{legal_deck.public_id}/sheet/"' in html
 
 
 def test_it_lists_every_violation_of_an_illegal_deck(client, deck_catalog, user):

@@ -1,0 +1,135 @@
+"""A whole deck in a URL-safe string, for sharing without an account (pure, no Django).
+
+A code is a version character followed by the payload. Version "1": the deck as a compact
+JSON array ``[ruler, geas, attribute, rules date, main, resources, name]`` where main and
+resources are flat ``[number, count, number, count, …]`` lists, raw-deflated (zlib, no
+header) and base64url-encoded without padding. A 50-card deck is about 100–200 characters.
+
+decode_deck_link refuses anything it did not write: bad characters, bad compression, a wrong
+shape, counts out of range, unknown versions, each with a clear DeckLinkError.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+import zlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+VERSION = "1"
+# Bounds that keep a decoded link as small as an editor draft (decks.models.MAX_LINES, MAX_LINE_COUNT).
+MAX_CODE_LENGTH = 6000
+MAX_PAYLOAD_BYTES = 64_000
+MAX_LINES = 300
+MAX_COUNT = 99
+MAX_TEXT = 100
+
+_CODE = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+class DeckLinkError(ValueError):
+    """A share code that is not a deck this version of the site can read; the message says why."""
+
+
+@dataclass(frozen=True)
+class LinkedDeck:
+    """A deck as a share link carries it: the rules chosen and copies per collector number."""
+
+    ruler: str
+    geas: str | None = None
+    attribute: str = ""
+    rules_date: date | None = None
+    main: Mapping[str, int] = field(default_factory=dict)
+    resources: Mapping[str, int] = field(default_factory=dict)
+    name: str = ""
+
+
+def encode_deck_link(deck: LinkedDeck) -> str:
+    """The share code of a deck: the same deck always gives the same code (lines are sorted)."""
+    payload: list[Any] = [
+        deck.ruler,
+        deck.geas or "",
+        deck.attribute,
+        deck.rules_date.isoformat() if deck.rules_date else "",
+        _flat(deck.main),
+        _flat(deck.resources),
+    ]
+    if deck.name:
+        payload.append(deck.name[:MAX_TEXT])
+    raw = json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()
+    compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
+    packed = compressor.compress(raw) + compressor.flush()
+    return VERSION + base64.urlsafe_b64encode(packed).decode().rstrip("=")
+
+
+def _flat(counts: Mapping[str, int]) -> list[Any]:
+    return [item for number in sorted(counts) if counts[number] > 0 for item in (number, counts[number])]
+
+
+def decode_deck_link(code: str) -> LinkedDeck:
+    """The deck a share code carries; DeckLinkError if it is not a code this site wrote."""
+    if not code:
+        raise DeckLinkError("The link has no deck in it.")
+    if len(code) > MAX_CODE_LENGTH:
+        raise DeckLinkError(f"The link is too long to be a deck ({len(code)} characters).")
+    if not _CODE.match(code):
+        raise DeckLinkError("The link is damaged: it has characters a deck link never has.")
+    version, body = code[0], code[1:]
+    if version != VERSION:
+        raise DeckLinkError(
+            f"This deck link is in format “{version}”, which this site cannot read (it reads format “{VERSION}”)."
+        )
+    try:
+        packed = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
+        decompressor = zlib.decompressobj(-15)
+        raw = decompressor.decompress(packed, MAX_PAYLOAD_BYTES)
+        if decompressor.unconsumed_tail or not decompressor.eof:
+            raise DeckLinkError("The link is damaged or incomplete (was it cut off when copied?).")
+        data = json.loads(raw.decode())
+    except (binascii.Error, zlib.error, UnicodeDecodeError, ValueError) as exc:
+        if isinstance(exc, DeckLinkError):
+            raise
+        raise DeckLinkError("The link is damaged or incomplete (was it cut off when copied?).") from exc
+    return _linked_deck(data)
+
+
+def _linked_deck(data: Any) -> LinkedDeck:
+    if not isinstance(data, list) or len(data) not in (6, 7):
+        raise DeckLinkError("The link does not hold a deck.")
+    ruler, geas, attribute, rules_date, main, resources, *rest = data
+    for what, value in (("ruler", ruler), ("geas", geas), ("attribute", attribute), ("rules date", rules_date)):
+        if not isinstance(value, str) or len(value) > MAX_TEXT:
+            raise DeckLinkError(f"The link's {what} is not valid.")
+    if not ruler:
+        raise DeckLinkError("The link's deck has no ruler.")
+    try:
+        when = date.fromisoformat(rules_date) if rules_date else None
+    except ValueError as exc:
+        raise DeckLinkError(f"The link's rules date “{rules_date}” is not a date.") from exc
+    name = rest[0] if rest else ""
+    if not isinstance(name, str) or len(name) > MAX_TEXT:
+        raise DeckLinkError("The link's deck name is not valid.")
+    main_counts, resource_counts = _counts("deck", main), _counts("resources", resources)
+    if len(main_counts) + len(resource_counts) > MAX_LINES:
+        raise DeckLinkError(f"The link's deck has more than {MAX_LINES} different printings.")
+    return LinkedDeck(ruler, geas or None, attribute, when, main_counts, resource_counts, name)
+
+
+def _counts(section: str, flat: Any) -> dict[str, int]:
+    if not isinstance(flat, list) or len(flat) % 2:
+        raise DeckLinkError(f"The link's {section} is not a list of cards.")
+    counts: dict[str, int] = {}
+    for number, count in zip(flat[::2], flat[1::2], strict=True):
+        if not isinstance(number, str) or not number or len(number) > 40:
+            raise DeckLinkError(f"The link's {section} has a collector number that is not valid.")
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
+            raise DeckLinkError(f"The link's {section} has {count!r} copies of {number}; a count is 1 to {MAX_COUNT}.")
+        if number in counts:
+            raise DeckLinkError(f"The link's {section} names {number} twice.")
+        counts[number] = count
+    return counts

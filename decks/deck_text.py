@@ -1,0 +1,417 @@
+"""Decks as plain text: write a deck list players can paste anywhere, and read one back (pure, no Django).
+
+The format, as written by format_deck_text::
+
+    # Ember Rush
+    Ruler: Apprentice
+    Geas: Oath of Embers
+    Attribute: Dragon
+    Rules date: 2024-06-01
+
+    # Units (40)
+    4 Ember Squire
+    ...
+    # Events (10)
+    2 Frost Hare
+
+    Resources:
+    10 Spark
+
+parse_deck_text reads that and what players type by hand: any case and spacing, `4x Name`,
+`4 x Name`, `Name x4`, list bullets, blank lines and `#` or `//` comments, full-width
+digits and Japanese card names. Names are matched against the known names the caller
+passes in (folded as card search folds them, cards.folding); every line it cannot read is
+reported with its number and, for a near miss, the name it probably meant.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+
+from cards.folding import fold
+
+MAIN = "main"
+RESOURCES = "resources"
+
+# Bounds a pasted list must keep (the editor's draft keeps the same: decks.models).
+MAX_COUNT = 99
+MAX_TEXT_LINES = 1000
+
+# Type -> heading of its group in the written list, in the order the groups are written.
+TYPE_HEADINGS = {"unit": "Units", "event": "Events", "field": "Fields", "energy": "Energy"}
+
+# Closeness (difflib ratio of folded names) from which a name is offered as "Did you mean …?".
+SUGGESTION_CUTOFF = 0.6
+
+
+# ---------------------------------------------------------------- writing
+
+
+@dataclass(frozen=True)
+class TextCard:
+    """One card of a deck as the text shows it: copies, name, and what groups and orders it."""
+
+    count: int
+    name: str
+    type: str = ""
+    level: int | None = None
+
+
+def format_deck_text(
+    *,
+    ruler: str,
+    main: Iterable[TextCard],
+    resources: Iterable[TextCard] = (),
+    geas: str | None = None,
+    attribute: str = "",
+    rules_date: date | None = None,
+    name: str = "",
+) -> str:
+    """The deck as text: headings, then the deck grouped by type, then the resources.
+
+    Copies of one name in several printings are written as one line (the text names cards,
+    not printings). Within a group, cards go by level, then name.
+    """
+    out = []
+    if name:
+        out.append(f"# {_one_line(name)}")
+    out.append(f"Ruler: {ruler}")
+    if geas:
+        out.append(f"Geas: {geas}")
+    if attribute:
+        out.append(f"Attribute: {attribute}")
+    if rules_date:
+        out.append(f"Rules date: {rules_date.isoformat()}")
+    groups: dict[str, list[TextCard]] = {}
+    for card in _merged(main):
+        groups.setdefault(card.type if card.type in TYPE_HEADINGS else "", []).append(card)
+    for card_type in [*TYPE_HEADINGS, ""]:
+        cards = groups.get(card_type)
+        if not cards:
+            continue
+        heading = TYPE_HEADINGS.get(card_type, "Other")
+        out += ["", f"# {heading} ({sum(c.count for c in cards)})"]
+        out += [f"{c.count} {c.name}" for c in _ordered(cards)]
+    extra = _merged(resources)
+    if extra:
+        out += ["", f"Resources:  # {sum(c.count for c in extra)}"]
+        out += [f"{c.count} {c.name}" for c in _ordered(extra)]
+    return "\n".join(out) + "\n"
+
+
+def _merged(cards: Iterable[TextCard]) -> list[TextCard]:
+    by_name: dict[str, TextCard] = {}
+    for card in cards:
+        seen = by_name.get(card.name)
+        by_name[card.name] = (
+            card if seen is None else TextCard(seen.count + card.count, card.name, seen.type, seen.level)
+        )
+    return list(by_name.values())
+
+
+def _ordered(cards: Iterable[TextCard]) -> list[TextCard]:
+    return sorted(cards, key=lambda c: (c.level is None, c.level or 0, c.name))
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+# ---------------------------------------------------------------- reading
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The names a text may use, each mapped to the canonical name it stands for.
+
+    `cards`: English and Japanese card names → English name. `rulers`: names, Japanese names,
+    codes ("D-4", "D-4 Apprentice") and slugs → ruler name; `geases` likewise. `attributes`: the
+    unit attributes.
+    """
+
+    cards: Mapping[str, str]
+    rulers: Mapping[str, str] = field(default_factory=dict)
+    geases: Mapping[str, str] = field(default_factory=dict)
+    attributes: Iterable[str] = ()
+
+
+@dataclass(frozen=True)
+class TextLine:
+    """A card line that was read: its number in the text, section, copies and canonical card name."""
+
+    number: int
+    section: str
+    count: int
+    name: str
+
+
+@dataclass(frozen=True)
+class LineError:
+    """A line that could not be read. `field` says which part of the deck it was about."""
+
+    number: int
+    text: str
+    message: str
+    suggestion: str | None = None
+    field: str = "card"
+
+    def __str__(self) -> str:
+        hint = f" Did you mean “{self.suggestion}”?" if self.suggestion else ""
+        return f"Line {self.number}: {self.message}{hint}"
+
+
+@dataclass(frozen=True)
+class ParsedDeck:
+    """What a text says. A heading it does not give is None (the caller decides what that means)."""
+
+    ruler: str | None = None
+    geas: str | None = None
+    attribute: str | None = None
+    rules_date: date | None = None
+    name: str | None = None
+    # Copies per canonical card name, in the order the text first names them.
+    main: Mapping[str, int] = field(default_factory=dict)
+    resources: Mapping[str, int] = field(default_factory=dict)
+    lines: tuple[TextLine, ...] = ()
+    errors: tuple[LineError, ...] = ()
+    # The line each heading was given on ("ruler": 2), so later checks can name the line.
+    heading_lines: Mapping[str, int] = field(default_factory=dict)
+
+    def section(self, name: str) -> Mapping[str, int]:
+        return self.main if name == MAIN else self.resources
+
+    @property
+    def size(self) -> int:
+        return sum(self.main.values())
+
+
+class _Names:
+    """Folded aliases → canonical names, with near-miss suggestions."""
+
+    def __init__(self, aliases: Mapping[str, str]) -> None:
+        self.by_key: dict[str, str] = {}
+        for alias, canonical in aliases.items():
+            if alias:
+                self.by_key.setdefault(name_key(alias), canonical)
+        self._keys = list(self.by_key)
+
+    def get(self, text: str) -> str | None:
+        return self.by_key.get(name_key(text))
+
+    def suggest(self, text: str) -> str | None:
+        key = name_key(text)
+        if not key:
+            return None
+        close = difflib.get_close_matches(key, self._keys, n=1, cutoff=SUGGESTION_CUTOFF)
+        return self.by_key[close[0]] if close else None
+
+
+_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00b4": "'", "`": "'"})
+
+
+def name_key(text: str) -> str:
+    """How names are compared: folded (case, width, kana), quotes unified, spaces collapsed."""
+    return " ".join(fold(text.translate(_QUOTES)).split())
+
+
+_BULLET = re.compile(r"^(?:[-*•・]|\d+[.)](?=\s))\s*")
+_COUNT_FIRST = re.compile(r"^(\d+)\s*(?:[x×]\s*|\s)\s*(\S.*)$", re.IGNORECASE)
+_COUNT_ONLY_FIRST = re.compile(r"^(\d+)\s+(\S.*)$")
+_COUNT_X_FIRST = re.compile(r"^[x×](\d+)\s+(\S.*)$", re.IGNORECASE)
+_COUNT_LAST = re.compile(r"^(\S.*?)\s+[x×]\s*(\d+)$", re.IGNORECASE)
+_HEADING = re.compile(r"^([^\d:：][^:：]*?)\s*[:：]\s*(.*)$")
+_SECTION = re.compile(r"^(resources?|main|main deck|deck)\s*(?:\(\s*\d*\s*\))?\s*[:：]?\s*(?:#.*|\d*\s*(?:cards?)?)$")
+# Group headings players copy from other lists ("Units (40)"): nothing to read in them.
+_GROUP = re.compile(
+    r"^(units?|events?|fields?|energy|other|ユニット|イベント|フィールド)\s*(?:\(\s*\d*\s*\))?\s*[:：]?$"
+)
+_SECTIONS = {"resource": RESOURCES, "resources": RESOURCES, "main": MAIN, "main deck": MAIN, "deck": MAIN}
+_HEADINGS = {
+    "ruler": "ruler",
+    "geas": "geas",
+    "attribute": "attribute",
+    "unit attribute": "attribute",
+    "rules date": "rules_date",
+    "rules": "rules_date",
+    "as of": "rules_date",
+    "name": "name",
+    "deck name": "name",
+    "ルーラー": "ruler",
+    "ギアス": "geas",
+    "属性": "attribute",
+}
+_NONE = {"", "none", "-", "—", "no geas", "なし"}
+
+
+def parse_deck_text(text: str, vocabulary: Vocabulary, *, max_count: int = MAX_COUNT) -> ParsedDeck:
+    """Read a deck list. Never raises for bad input: every line it cannot use is in `errors`.
+
+    1. Each line is normalised (NFKC: full-width digits and colons become ASCII), stripped of
+       list bullets; blank lines and `#`/`//` comments are skipped.
+    2. `Resources:` starts the resources, `Deck:`/`Main:` the deck (where the text starts).
+    3. `Key: value` lines set the ruler, geas, attribute, rules date or name.
+    4. Any other line is a card: a count (`4`, `4x`, `x4` at the end; none means 1) and a
+       name, English or Japanese, matched loosely; copies of one name in one section add up.
+    """
+    cards = _Names(vocabulary.cards)
+    rulers = _Names(vocabulary.rulers)
+    geases = _Names(vocabulary.geases)
+    attributes = _Names({a: a for a in vocabulary.attributes})
+    headings = _Names({k: k for k in _HEADINGS})
+    found: dict[str, object] = {}
+    heading_lines: dict[str, int] = {}
+    sections: dict[str, dict[str, int]] = {MAIN: {}, RESOURCES: {}}
+    lines: list[TextLine] = []
+    errors: list[LineError] = []
+    section = MAIN
+    raw_lines = text.splitlines()
+    if len(raw_lines) > MAX_TEXT_LINES:
+        errors.append(
+            LineError(MAX_TEXT_LINES + 1, "", f"The text is longer than {MAX_TEXT_LINES} lines; the rest was not read.")
+        )
+    for number, raw in enumerate(raw_lines[:MAX_TEXT_LINES], start=1):
+        line = _BULLET.sub("", unicodedata.normalize("NFKC", raw).strip())
+        if not line or line.startswith(("#", "//")):
+            continue
+        shown = raw.strip()
+        heading = _SECTION.match(line.lower())
+        if heading:
+            section = _SECTIONS[heading.group(1)]
+            continue
+        if _GROUP.match(line.lower()):
+            continue
+        candidates = _card_lines(line)
+        card_line = next((c for c in candidates if cards.get(c[1]) is not None), None)
+        key_value = _HEADING.match(line)
+        if key_value and card_line is None:
+            key = headings.get(key_value.group(1))
+            if key is not None:
+                value = key_value.group(2)
+                if _HEADINGS[key] != "name":
+                    value = value.split(" #")[0].strip()
+                heading_lines.setdefault(_HEADINGS[key], number)
+                error = _heading(_HEADINGS[key], value, number, shown, found, rulers, geases, attributes)
+                if error:
+                    errors.append(error)
+                continue
+            suggestion = headings.suggest(key_value.group(1))
+            # Only a near miss of a heading is read as one; otherwise it may be a card name with a colon.
+            if suggestion is not None:
+                errors.append(
+                    LineError(
+                        number,
+                        shown,
+                        f"“{key_value.group(1)}” is not a heading this list knows (Ruler, Geas, Attribute, "
+                        "Rules date, Name, Resources).",
+                        suggestion.title(),
+                        field="heading",
+                    )
+                )
+                continue
+        card_line = card_line or (candidates[0] if candidates else None)
+        if card_line is None:
+            errors.append(LineError(number, shown, "A card line is a count and a card name, like “4 Ember Squire”."))
+            continue
+        count, written = card_line
+        name = cards.get(written)
+        if name is None:
+            errors.append(LineError(number, shown, f"“{written}” is not a card name.", cards.suggest(written)))
+            continue
+        if not 1 <= count <= max_count:
+            errors.append(LineError(number, shown, f"The count must be from 1 to {max_count}, not {count}."))
+            continue
+        total = sections[section].get(name, 0) + count
+        if total > max_count:
+            errors.append(
+                LineError(number, shown, f"More than {max_count} copies of “{name}” in all; this line was left out.")
+            )
+            continue
+        sections[section][name] = total
+        lines.append(TextLine(number, section, count, name))
+    return ParsedDeck(
+        ruler=_str_or_none(found.get("ruler")),
+        geas=_str_or_none(found.get("geas")),
+        attribute=_str_or_none(found.get("attribute")),
+        rules_date=found.get("rules_date") if isinstance(found.get("rules_date"), date) else None,
+        name=_str_or_none(found.get("name")),
+        main=sections[MAIN],
+        resources=sections[RESOURCES],
+        lines=tuple(lines),
+        errors=tuple(errors),
+        heading_lines={key: number for key, number in heading_lines.items() if key in found},
+    )
+
+
+def _str_or_none(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _card_lines(line: str) -> list[tuple[int, str]]:
+    """The ways to read a card line as (count, name), likeliest first; no count means one copy.
+
+    Several because a name may itself look like a count ("4 x Ray" is 4 "Ray" or 4 "x Ray"):
+    the parser takes the first whose name it knows.
+    """
+    out = []
+    # "4 Name" first: it is how format_deck_text writes, so written text always reads back.
+    if match := _COUNT_ONLY_FIRST.match(line):
+        out.append((int(match.group(1)), match.group(2).strip()))
+    if match := _COUNT_X_FIRST.match(line):
+        out.append((int(match.group(1)), match.group(2).strip()))
+    if match := _COUNT_FIRST.match(line):
+        out.append((int(match.group(1)), match.group(2).strip()))
+    if match := _COUNT_LAST.match(line):
+        out.append((int(match.group(2)), match.group(1).strip()))
+    if not line.isdigit():
+        out.append((1, line))
+    return list(dict.fromkeys(out))
+
+
+def _heading(
+    key: str,
+    value: str,
+    number: int,
+    shown: str,
+    found: dict[str, object],
+    rulers: _Names,
+    geases: _Names,
+    attributes: _Names,
+) -> LineError | None:
+    """Record one `Key: value` line in `found`; an error if the value is unknown or given twice."""
+    label = {"ruler": "Ruler", "geas": "Geas", "attribute": "Attribute", "rules_date": "Rules date", "name": "Name"}[
+        key
+    ]
+    if key in found:
+        return LineError(number, shown, f"{label} is given twice; the first one counts.", field=key)
+    if key == "name":
+        found[key] = value[:100]
+        return None
+    if key == "rules_date":
+        if value.lower() in _NONE or value.lower() in {"today", "current"}:
+            found[key] = None
+            return None
+        try:
+            found[key] = date.fromisoformat(value)
+        except ValueError:
+            return LineError(number, shown, f"“{value}” is not a date (YYYY-MM-DD).", field=key)
+        return None
+    if key != "ruler" and value.lower() in _NONE:
+        found[key] = ""
+        return None
+    names = {"ruler": rulers, "geas": geases, "attribute": attributes}[key]
+    canonical = names.get(value)
+    if canonical is None:
+        what = {"ruler": "a ruler", "geas": "a geas", "attribute": "a unit attribute"}[key]
+        return LineError(number, shown, f"“{value}” is not {what}.", names.suggest(value), field=key)
+    found[key] = canonical
+    return None
+
+
+def suggestions_for(names: Sequence[str], text: str) -> str | None:
+    """The known name closest to `text` (the parser's "Did you mean …?"), for callers with a bare list."""
+    return _Names({n: n for n in names}).suggest(text)

@@ -1,0 +1,66 @@
+"""Celery tasks of decks: thin wrappers over decks.statistics and decks.revalidation.
+
+Every task is idempotent (a recompute from source rows, a log row whose duplicate is
+harmless, a verdict recomputed from the deck), hence acks_late: a redelivered message
+after a worker died just does the work again.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from celery import shared_task
+
+
+@shared_task(name="decks.statistics_recompute", acks_late=True)
+def statistics_recompute(trigger: str = "schedule") -> int | None:
+    """Recompute every statistic (beat: nightly; admins: "Recompute statistics now"); the run id."""
+    from .statistics import statistics_recompute as recompute
+
+    run = recompute(trigger=trigger)
+    return run.pk if run else None
+
+
+@shared_task(name="decks.statistics_refresh_if_stale", acks_late=True)
+def statistics_refresh_if_stale() -> int | None:
+    """Beat, every few minutes: recompute only if a public deck changed since the last run."""
+    from .statistics import statistics_refresh_if_stale as refresh
+
+    run = refresh()
+    return run.pk if run else None
+
+
+@shared_task(name="decks.statistics_deck_changed", acks_late=True)
+def statistics_deck_changed(deck_id: int) -> None:
+    """After a public deck's save commits: the figures are stale (see decks.statistics)."""
+    from .statistics import statistics_change_record
+
+    statistics_change_record(deck_id=deck_id)
+
+
+@shared_task(name="decks.revalidate", acks_late=True)
+def decks_revalidate(
+    ruler_ids: list[int] | None = None,
+    geas_ids: list[int] | None = None,
+    card_ids: list[int] | None = None,
+    since: str | None = None,
+) -> dict[str, Any]:
+    """Re-judge the decks a rules or card change affects; `since` (YYYY-MM-DD) dates new verdicts."""
+    from .revalidation import decks_revalidate as revalidate
+
+    result = revalidate(
+        ruler_ids=ruler_ids or (),
+        geas_ids=geas_ids or (),
+        card_ids=card_ids or (),
+        since=date.fromisoformat(since) if since else None,
+    )
+    return result.as_dict()
+
+
+@shared_task(name="decks.revalidate_revisions_taking_effect", acks_late=True)
+def decks_revalidate_revisions_taking_effect() -> dict[str, Any]:
+    """Beat, daily: decks judged by today's rules change verdict when a dated revision comes into force."""
+    from .revalidation import decks_revalidate_revisions_taking_effect as revalidate
+
+    return revalidate().as_dict()

@@ -1,0 +1,45 @@
+"""manage.py recompute_statistics and revalidate_decks."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from cards.models import RulerRevision
+from decks.models import DeckDraft, StatisticsRun, Visibility
+from decks.services import deck_create_from_draft
+from tests.decks.factories import legal_apprentice_main
+
+pytestmark = pytest.mark.django_db
+
+
+def test_recompute_statistics_reports_the_run(deck_catalog, user):
+    deck = deck_create_from_draft(owner=user, draft=DeckDraft(ruler="apprentice", main=legal_apprentice_main()))
+    deck.visibility = Visibility.PUBLIC
+    deck.save()
+    out = StringIO()
+    call_command("recompute_statistics", stdout=out)
+    run = StatisticsRun.objects.get()
+    assert (run.trigger, run.decks) == ("command", 1)
+    assert f"Statistics run #{run.pk}: 1 public decks" in out.getvalue()
+
+
+def test_revalidate_decks_judges_the_named_rulers_decks(deck_catalog, user):
+    deck = deck_create_from_draft(owner=user, draft=DeckDraft(ruler="apprentice", main=legal_apprentice_main()))
+    revision = RulerRevision.objects.filter(ruler__slug="apprentice").order_by("-effective_from").first()
+    revision.data["deck_construction"]["level_cap"] = 10
+    revision.save()
+    out = StringIO()
+    call_command("revalidate_decks", "--ruler", "apprentice", "--since", "2026-01-05", stdout=out)
+    deck.refresh_from_db()
+    assert (deck.legal, str(deck.illegal_since)) == (False, "2026-01-05")
+    assert "1 decks judged: 1 verdicts written, 1 became illegal, 0 legal again." in out.getvalue()
+
+
+def test_revalidate_decks_names_what_it_does_not_know(rules):
+    with pytest.raises(CommandError, match="No ruler with slug 'nobody'"):
+        call_command("revalidate_decks", "--ruler", "nobody")
+    with pytest.raises(CommandError, match="Name what changed"):
+        call_command("revalidate_decks")
