@@ -36,7 +36,6 @@ import timeit
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
@@ -50,7 +49,6 @@ if str(REPO) not in sys.path:  # `python bench/validate.py` puts bench/, not the
 # The database, the server and the machine: shared with bench/editor.py.
 from bench.common import (  # noqa: E402
     DATA,
-    PRACTICE_FILES,
     RESULTS_DIR,
     OtherLoad,
     Server,
@@ -67,6 +65,7 @@ from bench.common import share as _share  # noqa: E402
 from bench.common import yes as _yes  # noqa: E402
 from decks.rules.builder import build_legal_deck  # noqa: E402
 from decks.rules.engine import validate_deck  # noqa: E402
+from decks.rules.practice import card_facts  # noqa: E402
 from decks.rules.ruleset import RulesInForce, rules_in_force  # noqa: E402
 from decks.rules.types import CardFacts, Deck  # noqa: E402
 
@@ -118,31 +117,6 @@ def geas_object(data: dict[str, Any], name: str) -> dict[str, Any]:
     raise SystemExit(f"No geas {name!r} in {RULES_PATH}.")
 
 
-def practice_cards(paths: Iterable[Path] = PRACTICE_FILES) -> list[CardFacts]:
-    """One CardFacts per name from set files in the import format, with all its collector numbers."""
-    by_name: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for path in paths:
-        for card in json.loads(path.read_text(encoding="utf-8"))["cards"]:
-            by_name[card["name"]].append(card)
-    facts = []
-    for name, printings in sorted(by_name.items()):
-        first = printings[0]
-        facts.append(
-            CardFacts(
-                name=name,
-                type=first["type"],
-                faction=first["faction"],
-                attributes=frozenset(first["attributes"]),
-                level=first["level"],
-                cnt=first["cnt"],
-                legend=first["legend"],
-                text=first["text"],
-                collector_numbers=tuple(sorted(p["number"] for p in printings)),
-            )
-        )
-    return facts
-
-
 def legal_deck(cards: Sequence[CardFacts], rules: RulesInForce) -> Deck:
     deck = build_legal_deck(cards, rules)
     label = rules.ruler + (f" + {rules.geas}" if rules.geas else "")
@@ -182,7 +156,7 @@ def time_call(fn: Callable[[], object], number: int, repeat: int) -> tuple[float
 def bench_engine(args: argparse.Namespace) -> dict[str, Any]:
     machine = wait_idle(args, "the engine runs")
     data = load_rules_data()
-    cards = practice_cards()
+    cards = card_facts()
     cases: list[tuple[str, dict[str, Any], dict[str, Any] | None]] = [
         (name, ruler_object(data, name), None) for name in args.rulers
     ]
@@ -393,7 +367,7 @@ def bench_http(args: argparse.Namespace, configs: Sequence[ServerConfig]) -> dic
     if shutil.which(args.wrk) is None:
         raise SystemExit(f"{args.wrk} not found: install it (apt-get install wrk) or pass --wrk PATH.")
     rules = rules_in_force(ruler_object(load_rules_data(), HTTP_RULER))
-    deck = legal_deck(practice_cards(), rules)
+    deck = legal_deck(card_facts(), rules)
     if deck_size(deck) != 50:
         raise SystemExit(f"The {HTTP_RULER} deck has {deck_size(deck)} cards, not 50.")
     body = validate_body(deck)

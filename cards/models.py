@@ -334,3 +334,18 @@ def field_value_display(value: object) -> str:
     if isinstance(value, list | tuple):
         return ", ".join(str(v) for v in value)
     return str(value)
+
+
+class CatalogVersion(models.Model):
+    """One row whose token changes with every write to the cards or the rules (cards.catalog).
+
+    Web workers keep the catalog's card facts and the rules revisions in memory; comparing this
+    token (one primary-key read) tells each process when its copy is stale, whichever process
+    wrote. A fresh random token rather than a counter: a rolled-back write restores the old
+    token, and a counter would then hand out the same number twice for different data.
+    """
+
+    token = models.CharField(max_length=32)
+
+    def __str__(self) -> str:
+        return self.token

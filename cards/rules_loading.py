@@ -15,6 +15,7 @@ from django.utils.text import slugify
 
 from decks.rules.ruleset import RulesDataError, parse_geas, parse_ruler
 
+from .catalog import catalog_version_bump
 from .models import Geas, GeasRevision, Ruler, RulerRevision
 
 RULES_FILE = Path(settings.BASE_DIR) / "data" / "rules.json"
@@ -111,6 +112,9 @@ def rules_load(*, path: Path = RULES_FILE, force: bool = False) -> RulesLoadResu
                 force,
                 result,
             )
+    if result.created or result.updated:
+        # save() bumps already (cards.catalog's receivers); this keeps it so if a step turns into a bulk write.
+        catalog_version_bump()
     _decks_revalidate_later(result)
     return result
 

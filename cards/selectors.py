@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import connection
 from django.db.models import (
@@ -23,10 +23,11 @@ from django.db.models import (
 from django.db.models.expressions import RawSQL
 from django.db.models.lookups import Contains
 
-from decks.rules.ruleset import RulesDataError, RulesInForce, rules_in_force
+from decks.rules.ruleset import RulesDataError, RulesInForce, in_force_on, rules_in_force
 from decks.rules.types import CardFacts
 from gatesite.errors import ApplicationError
 
+from .catalog import CatalogMemory, catalog_memory
 from .folding import fold
 from .models import (
     Attribute,
@@ -66,6 +67,9 @@ def geas_revision_in_force(*, geas: Geas, on: date) -> GeasRevision | None:
     return geas.revisions.filter(effective_from__lte=on).order_by("-effective_from").first()
 
 
+_R = TypeVar("_R", RulerRevision, GeasRevision)
+
+
 @dataclass(frozen=True)
 class RulesChoice:
     ruler: Ruler
@@ -84,26 +88,16 @@ _rules_cache: dict[tuple[object, ...], RulesInForce] = {}
 def rules_choice_get(*, ruler_slug: str, geas_slug: str | None, on: date) -> RulesChoice:
     """The rules in force for a ruler (and geas) on a date; ApplicationError names what is wrong.
 
-    One query (two with a geas) when the choice is valid: each revision in force with its ruler
-    or geas, without its data, which is read (and parsed) only when the rules cache misses. The
-    editor asks on every change and every search.
+    The revisions of a slug (without their data) come from this process's catalog memory
+    (cards.catalog: no query while the catalog is unchanged, one per slug after a change); the
+    data is read and parsed only when the rules cache misses. The editor asks on every change
+    and every search, the validate API on every request.
     """
-    ruler_revision = (
-        RulerRevision.objects.select_related("ruler")
-        .defer("data")
-        .filter(ruler__slug=ruler_slug, effective_from__lte=on)
-        .order_by("-effective_from")
-        .first()
-    )
+    memory = catalog_memory()
+    ruler_revision = in_force_on(_revision_dates(_ruler_revisions(memory, ruler_slug)), on)
     geas_revision = None
     if geas_slug and ruler_revision is not None:
-        geas_revision = (
-            GeasRevision.objects.select_related("geas")
-            .defer("data")
-            .filter(geas__slug=geas_slug, effective_from__lte=on)
-            .order_by("-effective_from")
-            .first()
-        )
+        geas_revision = in_force_on(_revision_dates(_geas_revisions(memory, geas_slug)), on)
     if ruler_revision is None or (
         geas_slug and (geas_revision is None or geas_revision.geas.ruler_id != ruler_revision.ruler_id)
     ):
@@ -128,6 +122,40 @@ def rules_choice_get(*, ruler_slug: str, geas_slug: str | None, on: date) -> Rul
         _rules_cache[key] = rules
     geas = geas_revision.geas if geas_revision else None
     return RulesChoice(ruler_revision.ruler, geas, on, ruler_revision, geas_revision, rules)
+
+
+def _ruler_revisions(memory: CatalogMemory, slug: str) -> tuple[RulerRevision, ...]:
+    """A ruler's revisions with the ruler, oldest first (data deferred); remembered while the catalog is unchanged.
+
+    The instances are shared by every request of this process until the catalog changes: read them, never save them.
+    """
+    revisions = memory.ruler_revisions.get(slug)
+    if revisions is None:
+        revisions = tuple(
+            RulerRevision.objects.select_related("ruler")
+            .defer("data")
+            .filter(ruler__slug=slug)
+            .order_by("effective_from")
+        )
+        if revisions:  # an unknown slug is not remembered (see CatalogMemory)
+            memory.ruler_revisions[slug] = revisions
+    return revisions
+
+
+def _geas_revisions(memory: CatalogMemory, slug: str) -> tuple[GeasRevision, ...]:
+    """A geas's revisions with the geas, oldest first; as _ruler_revisions."""
+    revisions = memory.geas_revisions.get(slug)
+    if revisions is None:
+        revisions = tuple(
+            GeasRevision.objects.select_related("geas").defer("data").filter(geas__slug=slug).order_by("effective_from")
+        )
+        if revisions:
+            memory.geas_revisions[slug] = revisions
+    return revisions
+
+
+def _revision_dates(revisions: Iterable[_R]) -> list[tuple[date, _R]]:
+    return [(r.effective_from, r) for r in revisions]
 
 
 def _rules_choice_refuse(*, ruler_slug: str, geas_slug: str | None, on: date) -> None:
@@ -275,12 +303,19 @@ def cards_by_reference(*, numbers: Iterable[str], names: Iterable[str]) -> tuple
 
 
 def attribute_exists(name: str) -> bool:
-    return Attribute.objects.filter(name=name).exists()
+    """Whether an attribute of this name exists; the names are remembered while the catalog is unchanged."""
+    memory = catalog_memory()
+    if memory.attributes is None:
+        memory.attributes = frozenset(Attribute.objects.values_list("name", flat=True))
+    return name in memory.attributes
 
 
 # Card search: cards.search parses the query (pure); this adapts its terms to the ORM.
 
 CARD_SEARCH_MAX_LIMIT = 200
+# Matches counted at most: past it the total is shown as "1000+". Counting all 17 000 cards of
+# an empty query, or the 4 000 whose text says "damage", cost as much as fetching the page.
+CARD_SEARCH_COUNT_CAP = 1000
 
 
 @dataclass(frozen=True)
@@ -293,10 +328,12 @@ class CardSearchResult:
     """
 
     cards: list[Card]
+    # The number of matches; a lower bound when total_capped (there are more, not counted).
     total: int
     error: str | None = None
     query: CardQuery | None = None
     error_position: int | None = None
+    total_capped: bool = False
 
 
 def card_search(
@@ -353,12 +390,18 @@ def card_search(
         .filter(condition)
         .order_by(*_card_search_order(terms))[offset : offset + limit]
     )
+    capped = False
     if len(cards) < limit and (cards or offset == 0):
         # A short page is the last one: the total is known without counting.
         total = offset + len(cards)
     else:
-        total = Card.objects.filter(condition).count()
-    return CardSearchResult(cards=cards, total=total, query=parsed)
+        # Count no further than the cap (or than this page, for a page past it): the database
+        # stops at the bound instead of visiting every match.
+        bound = max(CARD_SEARCH_COUNT_CAP, offset + limit)
+        total = Card.objects.filter(condition)[: bound + 1].count()
+        if total > bound:
+            total, capped = bound, True
+    return CardSearchResult(cards=cards, total=total, query=parsed, total_capped=capped)
 
 
 def _card_filter_terms(

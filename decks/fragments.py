@@ -1,6 +1,6 @@
 """The editor's repeated fragments, rendered in Python: deck lines, card-browser rows, add-ability hints.
 
-The card browser shows 60 results and every change redraws the deck and 60 hints: as template
+The card browser shows 30 results and every change redraws the deck and 30 hints: as template
 partials (`{% for %}` over `{% partial %}`) these took about a third of a change's and half of a
 search's server time, almost all of it variable lookups. Here every value goes through
 html.escape (what django.utils.html.escape does, without its lazy-string wrapper, which is most

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
@@ -15,6 +15,7 @@ from django.db.models import Exists, F, OuterRef, Q, QuerySet, Sum
 from django.http import Http404
 from django.utils import timezone
 
+from cards.catalog import catalog_memory
 from cards.models import Attribute, Card, CardSet, Faction, Geas, GeasRevision, Printing, Ruler
 from cards.selectors import (
     RulesChoice,
@@ -59,16 +60,12 @@ def deck_entries_resolve(
 ) -> tuple[tuple[DeckEntry, ...], tuple[DeckEntry, ...]]:
     """Look up every card of a deck list; an unknown card raises ApplicationError naming its line.
 
-    Cards named by name are looked up through one of their printings, so the whole list costs
-    two small queries and no model instances (this runs on every validate request).
+    Cards named by name are looked up through one of their printings. Both lookups go through
+    this process's catalog memory (cards.catalog), so a list of known cards costs no query
+    but the catalog token's; otherwise one query for the names (if any) and one for the facts.
     """
     lines = [*main, *resources]
-    names = {ln.name for ln in lines if ln.name}
-    number_of_name = dict(
-        Printing.objects.filter(card__name__in=names)
-        .order_by("-collector_number")
-        .values_list("card__name", "collector_number")
-    )
+    number_of_name = printing_of_names({ln.name for ln in lines if ln.name})
     facts = card_facts_by_number({ln.number for ln in lines if ln.number} | set(number_of_name.values()))
 
     def resolve(section: str, items: Sequence[DeckListLine]) -> tuple[DeckEntry, ...]:
@@ -213,31 +210,52 @@ def deck_draft_judge(*, draft: DeckDraft, today: date | None = None, also: Itera
     return DraftJudgement(draft, choice, deck, validate_deck(deck, choice.rules), facts, missing)
 
 
+def printing_of_names(names: Collection[str]) -> dict[str, str]:
+    """One collector number for each card name the catalog has, remembered while the catalog is unchanged."""
+    if not names:
+        return {}
+    known = catalog_memory().number_of_name
+    missing = [n for n in names if n not in known]
+    if missing:
+        known.update(
+            Printing.objects.filter(card__name__in=missing)
+            .order_by("-collector_number")
+            .values_list("card__name", "collector_number")
+        )
+    return {name: known[name] for name in names if name in known}
+
+
 def card_facts_by_number(numbers: Iterable[str]) -> dict[str, CardFacts]:
     """The engine's facts (as cards.selectors.card_facts makes them) for printings, by collector number.
 
-    One query and no model instances (cards.selectors.card_facts_rows): this runs on every change
-    in the editor. Printings of one name share one CardFacts object. Unknown numbers are left out.
+    From this process's catalog memory (cards.catalog), which fetches what it lacks in one query
+    and no model instances (cards.selectors.card_facts_rows): this runs on every change in the
+    editor and every validate request. Printings of one name share one CardFacts object.
+    Unknown numbers are left out.
     """
-    by_card: dict[int, CardFacts] = {}
-    facts = {}
-    for number, card_id, name, card_type, faction, level, cnt, legend, text, attributes, printed in card_facts_rows(
-        set(numbers)
-    ):
-        if card_id not in by_card:
-            by_card[card_id] = CardFacts(
-                name=name,
-                type=card_type,
-                faction=faction,
-                attributes=frozenset(joined_values(attributes)),
-                level=level,
-                cnt=bool(cnt),
-                legend=bool(legend),
-                text=text,
-                collector_numbers=tuple(sorted(joined_values(printed))),
-            )
-        facts[number] = by_card[card_id]
-    return facts
+    memory = catalog_memory()
+    known, by_card = memory.facts, memory.facts_by_card
+    wanted = set(numbers)
+    missing = [n for n in wanted if n not in known]
+    if missing:
+        for number, card_id, name, card_type, faction, level, cnt, legend, text, attributes, printed in card_facts_rows(
+            missing
+        ):
+            card = by_card.get(card_id)
+            if card is None:
+                card = by_card[card_id] = CardFacts(
+                    name=name,
+                    type=card_type,
+                    faction=faction,
+                    attributes=frozenset(joined_values(attributes)),
+                    level=level,
+                    cnt=bool(cnt),
+                    legend=bool(legend),
+                    text=text,
+                    collector_numbers=tuple(sorted(joined_values(printed))),
+                )
+            known[number] = card
+    return {number: known[number] for number in wanted if number in known}
 
 
 # ---------------------------------------------------------------- the editor
@@ -551,10 +569,17 @@ class BrowserRow(CardHint):
 @dataclass(frozen=True)
 class CardBrowserPage:
     rows: list[BrowserRow]
+    # The number of matches; a lower bound when total_capped (cards.selectors.CARD_SEARCH_COUNT_CAP).
     total: int
     offset: int
     limit: int
     error: str | None = None
+    total_capped: bool = False
+
+    @property
+    def total_label(self) -> str:
+        """The number of matches as shown: "17" or, past the count's cap, "1000+"."""
+        return f"{self.total}+" if self.total_capped else str(self.total)
 
     @property
     def shown(self) -> str:
@@ -571,14 +596,18 @@ class CardBrowserPage:
 
     @property
     def next_offset(self) -> int | None:
-        return self.offset + self.limit if self.offset + self.limit < self.total else None
+        more = self.offset + self.limit < self.total or (self.total_capped and len(self.rows) == self.limit)
+        return self.offset + self.limit if more else None
 
     @property
     def previous_offset(self) -> int | None:
         return max(0, self.offset - self.limit) if self.offset > 0 else None
 
 
-BROWSER_PAGE_SIZE = 60
+# Results per page of the card browser. Each result is judged against the deck (its add-ability
+# hint) on every search and again on every change: 30 rather than 60 took about a quarter off a
+# change's server time (docs/benchmarks.md), and a phone shows fewer than 30 anyway.
+BROWSER_PAGE_SIZE = 30
 
 
 def deck_card_browser(
@@ -592,7 +621,7 @@ def deck_card_browser(
     """One page of card search results, each with its add-ability hints against the deck.
 
     `filters` are card_search's (faction, type, level_min, level_max, attribute, cnt, legend,
-    set_code). The hints judge the deck once and each result once more (~60 µs each).
+    set_code). The hints judge the deck once and each result once more (~30 µs each).
     """
     from cards.selectors import card_search
 
@@ -615,7 +644,7 @@ def deck_card_browser(
                 section=natural_section(facts),
             )
         )
-    return CardBrowserPage(rows, result.total, offset, limit, result.error)
+    return CardBrowserPage(rows, result.total, offset, limit, result.error, result.total_capped)
 
 
 def _blockers(state: DeckEditorState, facts: CardFacts, number: str) -> list[str]:

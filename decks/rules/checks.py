@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .ruleset import RulesInForce
 from .types import ENERGY, UNIT, CardFacts, Deck, Violation
@@ -20,7 +21,8 @@ class Tally:
     deck: Deck
     cards: dict[str, CardFacts]
     counts: dict[str, int]
-    # Collector numbers the player named for each card (None: named by card name only).
+    # Collector numbers the player named for each card (None: named by card name only); empty
+    # when counted for rules without a card pool (see of).
     printings: dict[str, set[str | None]]
     size: int
     level: int
@@ -29,22 +31,27 @@ class Tally:
     faction_counts: dict[str, int]
 
     @classmethod
-    def of(cls, deck: Deck) -> Tally:
+    def of(cls, deck: Deck, rules: RulesInForce | None = None) -> Tally:
+        """Count the deck; given the rules, `printings` is filled only if they have a card pool (its only reader)."""
         cards: dict[str, CardFacts] = {}
         counts: dict[str, int] = {}
         printings: dict[str, set[str | None]] = {}
         faction_counts: dict[str, int] = {}
         size = level = cnt = 0
+        # Half the cost of counting a 50-name deck went into these sets (docs/benchmarks.md).
+        with_printings = rules is None or rules.deck.card_pool is not None
         for entry in deck.main:
             card, count = entry.card, entry.count
             name = card.name
             if name in counts:
                 counts[name] += count
-                printings[name].add(entry.printing)
+                if with_printings:
+                    printings[name].add(entry.printing)
             else:
                 cards[name] = card
                 counts[name] = count
-                printings[name] = {entry.printing}
+                if with_printings:
+                    printings[name] = {entry.printing}
             size += count
             if card.level:
                 level += card.level * count
@@ -292,13 +299,19 @@ def in_pool(card: CardFacts, printings: set[str | None], r: RulesInForce) -> boo
     prefixes = pool.collector_number_prefixes
     if pool.same_name:
         # Any printing of the name will do, by rule.
-        return any(n.startswith(prefixes) for n in card.collector_numbers)
+        return _printed_in_pool(card.collector_numbers, prefixes)
     # Every printing the player named must be in the pool; copies named by card name
     # only can be any printing of it.
     return all(
-        any(n.startswith(prefixes) for n in card.collector_numbers) if p is None else p.startswith(prefixes)
-        for p in printings
+        _printed_in_pool(card.collector_numbers, prefixes) if p is None else p.startswith(prefixes) for p in printings
     )
+
+
+@lru_cache(maxsize=8192)
+def _printed_in_pool(numbers: tuple[str, ...], prefixes: tuple[str, ...]) -> bool:
+    """Whether some printing starts with a pool prefix: remembered, as World Master decks ask it of
+    every card on every judgement (half of such a judgement's time, docs/benchmarks.md)."""
+    return any(n.startswith(prefixes) for n in numbers)
 
 
 def check_card_pool(t: Tally, r: RulesInForce) -> list[Violation]:

@@ -9,7 +9,7 @@ from .types import Deck, Report, Summary, Violation
 
 def validate_deck(deck: Deck, rules: RulesInForce) -> Report:
     """Judge a deck by the rules in force; returns all violations at once, never raises."""
-    tally = Tally.of(deck)
+    tally = Tally.of(deck, rules)
     violations: list[Violation] = []
     for check in CHECKS:
         violations.extend(check(tally, rules))

@@ -1,7 +1,8 @@
 """The card data files: the fictional practice set (data/practice/) and the real cards
 (data/real_cards/). Plain pytest, no Django, no database.
 
-The loaders here (printings, card_facts) are also used by tests/decks/rules/test_builder.py.
+The loaders here (printings, and card_facts from decks.rules.practice) are also used by
+tests/decks/rules/test_builder.py.
 """
 
 from __future__ import annotations
@@ -11,12 +12,13 @@ import json
 import re
 import sys
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from decks.rules.practice import card_facts
 from decks.rules.types import CARD_TYPES, ENERGY, UNIT, CardFacts
 
 REPO = Path(__file__).resolve().parents[2]
@@ -69,30 +71,6 @@ def printings(paths: Iterable[Path]) -> list[dict[str, Any]]:
         document = load(path)
         out.extend({**card, "set": document["set"]["code"]} for card in document["cards"])
     return out
-
-
-def card_facts(paths: Sequence[Path]) -> list[CardFacts]:
-    """One CardFacts per name, with the collector numbers of all its printings."""
-    by_name: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for entry in printings(paths):
-        by_name[entry["name"]].append(entry)
-    facts = []
-    for name, entries in sorted(by_name.items()):
-        first = entries[0]
-        facts.append(
-            CardFacts(
-                name=name,
-                type=first["type"],
-                faction=first["faction"],
-                attributes=frozenset(first["attributes"]),
-                level=first["level"],
-                cnt=first["cnt"],
-                legend=first["legend"],
-                text=first["text"],
-                collector_numbers=tuple(sorted(e["number"] for e in entries)),
-            )
-        )
-    return facts
 
 
 def load_generator() -> ModuleType:

@@ -210,6 +210,19 @@ def test_it_pages_and_counts(catalog):
     assert beyond.cards == []
 
 
+def test_the_count_stops_at_the_cap(catalog, monkeypatch):
+    monkeypatch.setattr("cards.selectors.CARD_SEARCH_COUNT_CAP", 4)
+
+    first = card_search(query="", limit=2)
+    past_the_cap = card_search(query="", limit=2, offset=4)
+    last = card_search(query="", limit=2, offset=6)
+
+    assert (first.total, first.total_capped) == (4, True)  # shown as "4+": 7 cards match
+    assert (past_the_cap.total, past_the_cap.total_capped) == (6, True)  # counted up to its own page
+    assert (last.total, last.total_capped) == (7, False)  # a short page is the last: exact
+    assert card_search(query="", limit=10).total_capped is False
+
+
 def test_a_bad_query_gives_an_error_and_no_cards(catalog):
     result = card_search(query="dragon x:foo")
 

@@ -18,13 +18,26 @@ def test_it_makes_the_same_facts_as_the_catalog_does(practice_set):
 
 
 def test_it_takes_one_query_and_skips_unknown_numbers(deck_catalog, django_assert_num_queries):
-    with django_assert_num_queries(1):
+    with django_assert_num_queries(2):  # the catalog's token, then the facts
         facts = card_facts_by_number(["TS-001", "TS-901", "NOPE"])
 
     assert set(facts) == {"TS-001", "TS-901"}
     assert facts["TS-001"] is facts["TS-901"]  # one name, one CardFacts
     assert facts["TS-001"].collector_numbers == ("TS-001", "TS-901")
     assert card_facts_by_number([]) == {}
+
+
+def test_it_remembers_the_facts_while_the_catalog_is_unchanged(deck_catalog, django_assert_num_queries):
+    first = card_facts_by_number(["TS-001", "TS-100"])
+
+    with django_assert_num_queries(1):  # the catalog's token only
+        again = card_facts_by_number(["TS-001", "TS-100"])
+    with django_assert_num_queries(2):  # the token, then only the printing not remembered yet
+        more = card_facts_by_number(["TS-001", "TS-200"])
+
+    assert again == first
+    assert again["TS-001"] is first["TS-001"]
+    assert more["TS-200"].name == "Old Wyrm"
 
 
 def test_it_gives_fresh_hints_for_the_printings_shown(deck_catalog):

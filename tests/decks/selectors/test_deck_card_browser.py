@@ -62,3 +62,14 @@ def test_it_reports_a_query_it_does_not_understand(deck_catalog):
 
     assert page.rows == []
     assert page.error
+
+
+def test_a_capped_count_shows_as_a_lower_bound_and_still_pages(deck_catalog, monkeypatch):
+    monkeypatch.setattr("cards.selectors.CARD_SEARCH_COUNT_CAP", 4)
+    state = deck_editor_state(draft=DeckDraft(ruler="apprentice"))
+
+    first = deck_card_browser(state=state, query="", limit=4)
+    exact = deck_card_browser(state=state, query="squire", faction="volnar", level_max=1, limit=20)
+
+    assert (first.total_label, first.next_offset) == ("4+", 4)
+    assert (exact.total_label, exact.next_offset) == ("13", None)

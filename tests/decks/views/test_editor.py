@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from cards.models import Printing
 from decks.models import Deck, DeckDraft
-from decks.selectors import deck_draft_of
+from decks.selectors import BROWSER_PAGE_SIZE, deck_draft_of
 from decks.services import deck_create_from_draft
 from tests.cards.factories import CardFactory, PrintingFactory
 from tests.decks.factories import legal_apprentice_main
@@ -252,13 +252,26 @@ def test_the_card_browser_explains_a_bad_query(client, deck_catalog):
 
 
 def test_the_card_browser_pages_with_real_links(client, deck_catalog):
-    for i in range(60):
+    for i in range(BROWSER_PAGE_SIZE):
         PrintingFactory(card=CardFactory(name=f"Filler {i:02d}", level=0), collector_number=f"FL-{i:03d}")
 
     html = client.get(CARDS, headers=HX).content.decode()
 
-    assert 'href="/decks/new/?offset=60"' in html
-    assert 'hx-get="/decks/new/cards/?offset=60"' in html
+    assert f'href="/decks/new/?offset={BROWSER_PAGE_SIZE}"' in html
+    assert f'hx-get="/decks/new/cards/?offset={BROWSER_PAGE_SIZE}"' in html
+
+
+def test_the_card_browser_shows_a_capped_count_as_a_lower_bound(client, deck_catalog, monkeypatch):
+    monkeypatch.setattr("cards.selectors.CARD_SEARCH_COUNT_CAP", 3)
+    for i in range(BROWSER_PAGE_SIZE):
+        PrintingFactory(card=CardFactory(name=f"Filler {i:02d}", level=0), collector_number=f"FL-{i:03d}")
+
+    html = client.get(CARDS, headers=HX).content.decode()
+
+    # Counted no further than the page: more than 30 match, not how many more.
+    n = BROWSER_PAGE_SIZE
+    assert f'data-testid="result-count">{n}+ cards, 1–{n} shown<' in html
+    assert f'hx-get="/decks/new/cards/?offset={n}"' in html
 
 
 # ---------------------------------------------------------------- saved decks: autosave, conflicts, permissions
