@@ -5,6 +5,8 @@ from __future__ import annotations
 import django_filters
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
+from cards.models import Printing
+
 from .models import Deck, DeckCard, Section
 
 
@@ -41,14 +43,19 @@ class DeckFilter(django_filters.FilterSet):
         return queryset.order_by(f"-{field}" if descending else field, "-pk" if descending else "pk")
 
     def filter_faction(self, queryset: QuerySet[Deck], name: str, value: str) -> QuerySet[Deck]:
-        plays = DeckCard.objects.filter(deck=OuterRef("pk"), section=Section.MAIN).filter(
-            Q(printing__card__faction__slug=value) | Q(printing__card__faction__name__iexact=value)
-        )
-        return queryset.filter(Exists(plays))
+        printings = Printing.objects.filter(Q(card__faction__slug=value) | Q(card__faction__name__iexact=value))
+        return self._playing(queryset, printings, sections=[Section.MAIN])
 
     def filter_card(self, queryset: QuerySet[Deck], name: str, value: str) -> QuerySet[Deck]:
-        plays = DeckCard.objects.filter(deck=OuterRef("pk")).exclude(section=Section.CONSIDERING)
-        plays = plays.filter(Q(printing__card__name__iexact=value) | Q(printing__collector_number=value))
+        printings = Printing.objects.filter(Q(card__name__iexact=value) | Q(collector_number=value))
+        return self._playing(queryset, printings, sections=[Section.MAIN, Section.RESOURCES])
+
+    @staticmethod
+    def _playing(queryset: QuerySet[Deck], printings: QuerySet[Printing], sections: list[str]) -> QuerySet[Deck]:
+        # The printings first (a few ids), then one index probe per deck on (deck, printing): joining
+        # the catalog inside the EXISTS made every probe match names or factions row by row.
+        ids = list(printings.values_list("pk", flat=True))
+        plays = DeckCard.objects.filter(deck=OuterRef("pk"), printing_id__in=ids, section__in=sections)
         return queryset.filter(Exists(plays))
 
 

@@ -34,6 +34,9 @@ class Visibility(models.TextChoices):
     PUBLIC = "public", "Public (listed in browse)"
 
 
+_PUBLIC_LISTED = models.Q(visibility="public", archived=False)
+
+
 class Deck(models.Model):
     public_id = models.CharField(max_length=20, unique=True, default=new_public_id, editable=False)
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="decks")
@@ -65,8 +68,9 @@ class Deck(models.Model):
         ordering = ["-updated_at"]
         indexes = [
             models.Index(fields=["owner", "-updated_at"]),
-            models.Index(fields=["visibility", "-created_at"], name="deck_visibility_newest"),
-            models.Index(fields=["visibility", "-copies_count"], name="deck_visibility_most_copied"),
+            # Browse and the public list API read public, unarchived decks, newest or most copied first.
+            models.Index(fields=["-created_at"], name="deck_public_newest", condition=_PUBLIC_LISTED),
+            models.Index(fields=["-copies_count"], name="deck_public_most_copied", condition=_PUBLIC_LISTED),
         ]
 
     def __str__(self) -> str:
