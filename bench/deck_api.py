@@ -149,8 +149,11 @@ def check(base: str, query: dict[str, str], public: int) -> dict[str, Any]:
     return {"url": url, "count": body.get("count"), "page": len(results), "problems": problems}
 
 
-def run_wrk(args: argparse.Namespace, url: str, seconds: float) -> dict[str, Any]:
+def run_wrk(args: argparse.Namespace, url: str, seconds: float, script: Path | None = None) -> dict[str, Any]:
+    """wrk against url (with a Lua script choosing each request's path, if given); its figures."""
     argv = [args.wrk, "-t1", f"-c{args.connections}", f"-d{max(round(seconds), 1)}s", "--latency", "--timeout", "10s"]
+    if script is not None:
+        argv += ["--script", str(script)]
     result = subprocess.run([*argv, url], capture_output=True, text=True, check=False)
     if result.returncode != 0:
         raise SystemExit(f"wrk failed:\n{result.stdout}\n{result.stderr}")
