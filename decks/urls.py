@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from . import views
+from . import odds_views, views
 
 app_name = "decks"
 
@@ -13,8 +13,10 @@ urlpatterns = [
     path("new/cards/", views.draft_cards, name="new-cards"),
     path("new/save/", views.draft_save, name="new-save"),
     path("new/reset/", views.draft_reset, name="new-reset"),
+    path("new/odds/", odds_views.draft_odds, name="new-odds"),
     path("<str:public_id>/edit/", views.deck_editor, name="edit"),
     path("<str:public_id>/change/", views.deck_change, name="change"),
     path("<str:public_id>/cards/", views.deck_cards, name="cards"),
     path("<str:public_id>/delete/", views.deck_remove, name="delete"),
+    path("<str:public_id>/odds/", odds_views.deck_odds, name="odds"),
 ]

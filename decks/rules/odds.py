@@ -195,6 +195,10 @@ class CardGroup:
     count: int
     names: tuple[str, ...]
 
+    @property
+    def single_card(self) -> bool:
+        return self.key.startswith("card:")
+
 
 PICKED = "picked"
 
