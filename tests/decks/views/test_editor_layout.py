@@ -36,7 +36,7 @@ def test_a_change_redraws_the_tabs_out_of_band(client, deck_catalog):
     nav = tabs(html)
     assert 'hx-swap-oob="true"' in nav
     assert re.search(r'data-testid="tab-count">1/50<', nav)
-    assert re.search(r'class="tab-bad">1 problem<', nav)  # 1 card of 50: the deck size
+    assert re.search(r'class="tab-bad">✗ 1<span class="visually-hidden"> problem<', nav)  # 1 card of 50: the deck size
     assert 'data-default-pane="deck"' in client.get("/decks/new/").content.decode()
 
 
