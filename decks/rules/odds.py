@@ -61,6 +61,13 @@ class DrawPattern:
     def first_turn_differs(self) -> bool:
         return self.first_turn != self.turn
 
+    def summary(self) -> str:
+        """The pattern in a few words: "sees 4 at setup, then 2 a turn"."""
+        words = f"sees {self.setup.seen} at setup, then {self.turn.seen} a turn"
+        if self.first_turn.seen != self.turn.seen:
+            words += f" ({self.first_turn.seen} on the game's first turn)"
+        return words
+
     def describe(self) -> list[str]:
         """The pattern in words, for the odds panel's help."""
         lines = [f"Setup: sees {_cards(self.setup.seen)}."]

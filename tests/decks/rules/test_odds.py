@@ -59,6 +59,8 @@ def test_it_reads_the_2020_knight_first_turn_exception():
     pattern = pattern_of("Knight", 2020)
     assert pattern == DrawPattern(setup=Take(2), turn=Take(2), first_turn=Take(1))
     assert pattern.first_turn_differs
+    assert pattern.summary() == "sees 2 at setup, then 2 a turn (1 on the game's first turn)"
+    assert pattern_of("Knight").summary() == "sees 4 at setup, then 2 a turn"
 
 
 def test_it_reads_raiders_face_down_resources_as_unseen_cards_taken_first():

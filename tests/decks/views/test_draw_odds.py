@@ -58,6 +58,7 @@ def test_it_gives_htmx_the_panel_with_apprentice_odds(client, deck_catalog):
         50 * 49 * 48 * 47 * 46 * 45 * 44 * 43 * 42 * 41 * 40 * 39,
     )
     assert "Ember Squire 1</strong>: 4 of the 50 cards" in html
+    assert "Apprentice sees 0 at setup, then 2 a turn." in html
     assert "15.5%" in html
 
 
