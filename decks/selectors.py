@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q, QuerySet, Sum
+from django.db.models import Exists, OuterRef, Q, QuerySet, Sum
 from django.http import Http404
 from django.utils import timezone
 
@@ -30,7 +30,8 @@ from decks.rules.types import ENERGY, EVENT, FIELD, UNIT, CardFacts, DeckEntry, 
 from decks.rules.types import Deck as RulesDeck
 from gatesite.errors import ApplicationError
 
-from .models import SECTIONS, Deck, DeckCard, DeckDraft, Section, Visibility
+from .history import CARD_SECTIONS, Changelog, Comparison, deck_changelog, deck_compare
+from .models import SECTIONS, Deck, DeckCard, DeckDraft, DeckTag, DeckVersion, Section, Visibility
 
 
 @dataclass(frozen=True)
@@ -103,14 +104,15 @@ def deck_judge(
 def deck_get_for_owner(*, public_id: str, user: Any, write: bool = False) -> Deck:
     """The deck with this public id if `user` owns it.
 
-    Http404 if there is no such deck; for someone else's deck, Http404 when reading (a
-    private deck's existence is not revealed) and PermissionDenied (403) when writing.
+    Http404 if there is no such deck; for someone else's deck, Http404 when reading in the editor
+    and when writing to a private deck (its existence is not revealed), PermissionDenied (403) when
+    writing to an unlisted or public one.
     """
     deck = Deck.objects.select_related("ruler", "geas").filter(public_id=public_id).first()
     if deck is None:
         raise Http404("No such deck.")
     if not user.is_authenticated or deck.owner_id != user.pk:
-        if write:
+        if write and deck.visibility != Visibility.PRIVATE:
             raise PermissionDenied("Only the owner can change this deck.")
         raise Http404("No such deck.")
     return deck
@@ -644,6 +646,233 @@ def _preferred_printing(facts: CardFacts, rules: RulesInForce) -> str | None:
             if number.startswith(pool.collector_number_prefixes):
                 return number
     return facts.collector_numbers[0] if facts.collector_numbers else None
+
+
+# ---------------------------------------------------------------- deck pages: sharing, history, lists
+
+
+def deck_get_for_change(*, public_id: str, user: Any) -> Deck:
+    """The deck with this public id for a write by `user`, who must own it.
+
+    Http404 where `user` may not even read it (someone else's private deck: its existence is not
+    revealed); PermissionDenied (403) for someone else's unlisted or public deck.
+    """
+    deck = deck_get_for_viewer(public_id=public_id, user=user)
+    if not deck_is_owned_by(deck=deck, user=user):
+        raise PermissionDenied("Only the owner can change this deck.")
+    return deck
+
+
+def deck_is_readable_by(*, deck: Deck, user: Any) -> bool:
+    return deck.visibility != Visibility.PRIVATE or deck_is_owned_by(deck=deck, user=user)
+
+
+def deck_card_names(*, numbers: Iterable[str]) -> dict[str, str]:
+    """Card names by collector number (one query; none for no numbers). Unknown numbers are left out."""
+    numbers = set(numbers)
+    if not numbers:
+        return {}
+    return dict(Printing.objects.filter(collector_number__in=numbers).values_list("collector_number", "card__name"))
+
+
+def _rules_labels(*, snapshots: Sequence[Mapping[str, Any]], known: Mapping[str, str]) -> dict[str, str]:
+    """Ruler and geas names by slug, looked up only when the snapshots change them (usually no query)."""
+    rulers = {s.get("ruler") for s in snapshots} - {None, ""}
+    geases = {s.get("geas") for s in snapshots} - {None, ""}
+    labels = dict(known)
+    if len(rulers) > 1 and rulers - set(labels):
+        labels.update(Ruler.objects.filter(slug__in=rulers - set(labels)).values_list("slug", "name"))
+    changed = len(geases) > 1 or (geases and any(not s.get("geas") for s in snapshots))
+    if changed and geases - set(labels):
+        labels.update(Geas.objects.filter(slug__in=geases - set(labels)).values_list("slug", "name"))
+    return labels
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One saved version of a deck and what that save changed."""
+
+    version: int
+    created_at: Any
+    changelog: Changelog
+
+
+HISTORY_SHOWN = 10
+
+
+def deck_history(
+    *,
+    deck: Deck,
+    upto: int | None = None,
+    limit: int = HISTORY_SHOWN,
+    names: Mapping[str, str] | None = None,
+    labels: Mapping[str, str] | None = None,
+) -> list[HistoryEntry]:
+    """The latest `limit` versions of a deck up to version `upto`, newest first, each with its changelog.
+
+    One query for the versions (and the one before the oldest shown, to compare with), one for
+    the names of cards `names` does not already give (none when it gives them all), one each
+    for ruler and geas names the history changes and `labels` (by slug) does not give.
+    """
+    versions = DeckVersion.objects.filter(deck=deck)
+    if upto is not None:
+        versions = versions.filter(version__lte=upto)
+    rows = list(versions.order_by("-version").values_list("version", "created_at", "snapshot")[: limit + 1])
+    known = dict(names or {})
+    numbers = {n for _, _, snap in rows for section in CARD_SECTIONS for n in (snap.get(section) or {})}
+    known.update(deck_card_names(numbers=numbers - set(known)))
+    labels = _rules_labels(snapshots=[snap for _, _, snap in rows], known=labels or {})
+    entries = []
+    for i, (version, created_at, snapshot) in enumerate(rows[:limit]):
+        before = rows[i + 1][2] if i + 1 < len(rows) else None
+        changelog = deck_changelog(before, snapshot, names=known, labels=labels)
+        if before is None and version > 1:
+            # The version before this one is past the limit: say nothing rather than "created".
+            continue
+        entries.append(HistoryEntry(version, created_at, changelog))
+    return entries
+
+
+def deck_version_get(*, deck: Deck, version: int) -> DeckVersion:
+    """One saved version of a deck; Http404 if the deck has no such version."""
+    found = DeckVersion.objects.filter(deck=deck, version=version).first()
+    if found is None:
+        raise Http404("No such version of this deck.")
+    return found
+
+
+@dataclass(frozen=True)
+class DeckPage:
+    """What a deck's page shows: the deck (as saved, or as one past version) judged afresh, and its history."""
+
+    deck: Deck
+    # None when the rules can no longer judge the deck (e.g. its geas is not in force); `problem` says why.
+    state: DeckEditorState | None
+    problem: str
+    history: list[HistoryEntry]
+    # The deck this one was copied from, when the viewer may read it.
+    source: Deck | None
+    is_owner: bool
+
+    @property
+    def description(self) -> str:
+        """The description as saved in the version shown (a past version's may differ from today's)."""
+        return self.state.draft.description if self.state else self.deck.description
+
+    @property
+    def summary(self) -> str:
+        """One line for link previews: ruler (and geas, attribute) and the verdict with its rules date."""
+        if self.state is None:
+            return f"{self.deck.ruler.name} deck · cannot be judged: {self.problem}"
+        choice = self.state.choice
+        rules = choice.ruler.name + (f" with {choice.geas.name}" if choice.geas else "")
+        if self.state.draft.attribute:
+            rules += f" ({self.state.draft.attribute})"
+        report = self.state.report
+        count = len(report.violations)
+        verdict = "Legal" if report.legal else f"Not legal ({count} problem{'s' if count != 1 else ''})"
+        return f"{rules} · {self.state.main_count} cards · {verdict} under the rules of {choice.on:%Y-%m-%d}"
+
+
+def deck_page_get(*, public_id: str, user: Any, version: int | None = None, today: date | None = None) -> DeckPage:
+    """The deck page (or a past version's page) as `user` may see it; Http404 like deck_get_for_viewer.
+
+    Queries: the deck, its cards, the rules (1-2), the cards' facts, its versions, and the
+    source deck when it is a copy; names of cards since removed cost one more.
+    """
+    deck = deck_get_for_viewer(public_id=public_id, user=user)
+    if version is None:
+        # The considering board is the owner's scratch space, not part of the shared deck.
+        draft = replace(deck_draft_of(deck=deck), considering={})
+    else:
+        try:
+            draft = DeckDraft.from_session(deck_version_get(deck=deck, version=version).snapshot)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise Http404("This version of the deck cannot be read.") from exc
+    state, problem = None, ""
+    try:
+        state = deck_editor_state(draft=draft, today=today)
+    except ApplicationError as exc:
+        problem = exc.message
+    names = {number: facts.name for number, facts in state.judgement.facts.items()} if state else {}
+    labels = {}
+    if state:
+        labels[state.choice.ruler.slug] = state.choice.ruler.name
+        if state.choice.geas:
+            labels[state.choice.geas.slug] = state.choice.geas.name
+    history = deck_history(deck=deck, upto=version, limit=1 if version else HISTORY_SHOWN, names=names, labels=labels)
+    source = None
+    if deck.forked_from_id:
+        source = Deck.objects.only("public_id", "name", "visibility", "owner_id").filter(pk=deck.forked_from_id).first()
+        if source is not None and not deck_is_readable_by(deck=source, user=user):
+            source = None
+    return DeckPage(deck, state, problem, history, source, deck_is_owned_by(deck=deck, user=user))
+
+
+def deck_search_for_owner(*, user: Any, query: str = "", tag: str = "", show_archived: bool = False) -> QuerySet[Deck]:
+    """The owner's decks searched by deck name, ruler/geas name or a card name, or by tag.
+
+    Archived decks are left out unless `show_archived`.
+    """
+    decks = deck_list_for_owner(user=user)
+    if not show_archived:
+        decks = decks.filter(archived=False)
+    if tag:
+        decks = decks.filter(tags__name=tag)
+    if query:
+        plays = DeckCard.objects.filter(deck=OuterRef("pk"), printing__card__name__icontains=query).exclude(
+            section=Section.CONSIDERING
+        )
+        decks = decks.filter(
+            Q(name__icontains=query) | Q(ruler__name__icontains=query) | Q(geas__name__icontains=query) | Exists(plays)
+        )
+    return decks
+
+
+@dataclass(frozen=True)
+class MyDecks:
+    """My decks as listed: each deck with `tag_names` set, and every tag the owner uses (for the tag filter)."""
+
+    decks: list[Deck]
+    tags: list[str]
+
+
+def my_decks_get(*, user: Any, query: str = "", tag: str = "", show_archived: bool = False) -> MyDecks:
+    """deck_search_for_owner's decks with their tags: two queries (the decks; all the owner's tags)."""
+    decks = list(deck_search_for_owner(user=user, query=query, tag=tag, show_archived=show_archived))
+    by_deck: dict[int, list[str]] = {}
+    for deck_id, name in DeckTag.objects.filter(deck__owner=user).order_by("name").values_list("deck_id", "name"):
+        by_deck.setdefault(deck_id, []).append(name)
+    for deck in decks:
+        deck.tag_names = by_deck.get(deck.pk, [])  # type: ignore[attr-defined]
+    return MyDecks(decks, sorted({name for names in by_deck.values() for name in names}))
+
+
+def deck_public_list() -> QuerySet[Deck]:
+    """Public, not archived decks: what browse lists (decks.filters.DeckFilter narrows and sorts it)."""
+    return Deck.objects.filter(visibility=Visibility.PUBLIC, archived=False).select_related("ruler", "geas", "owner")
+
+
+@dataclass(frozen=True)
+class DeckComparison:
+    a: Deck
+    b: Deck
+    comparison: Comparison
+
+
+def deck_comparison_get(*, a: str, b: str, user: Any) -> DeckComparison:
+    """Two decks `user` may read, compared card by card; Http404 as deck_get_for_viewer for either."""
+    deck_a = deck_get_for_viewer(public_id=a, user=user)
+    deck_b = deck_get_for_viewer(public_id=b, user=user)
+    snapshot_a = deck_draft_of(deck=deck_a).to_snapshot()
+    snapshot_b = deck_draft_of(deck=deck_b).to_snapshot()
+    numbers = {n for snap in (snapshot_a, snapshot_b) for section in CARD_SECTIONS for n in snap[section]}
+    return DeckComparison(deck_a, deck_b, deck_compare(snapshot_a, snapshot_b, names=deck_card_names(numbers=numbers)))
+
+
+def deck_choices_for_owner(*, user: Any) -> list[tuple[str, str]]:
+    """(public id, name) of the owner's decks by name, for pickers such as compare's (one query)."""
+    return list(Deck.objects.filter(owner=user).order_by("name").values_list("public_id", "name"))
 
 
 # ---------------------------------------------------------------- draw odds

@@ -28,6 +28,7 @@ from gatesite.errors import ApplicationError
 
 from .forms import CardFilterForm, DeckChangeForm, DeckSaveForm, SignupForm
 from .models import Deck, DeckDraft
+from .page_forms import DeckSearchForm
 from .selectors import (
     DeckEditorState,
     card_filter_choices,
@@ -37,8 +38,8 @@ from .selectors import (
     deck_draft_of,
     deck_editor_state,
     deck_get_for_owner,
-    deck_list_for_owner,
     deck_rules_options,
+    my_decks_get,
 )
 from .services import RULES_ACTIONS, StaleDeck, deck_create_from_draft, deck_delete, deck_draft_change, deck_update
 
@@ -300,6 +301,7 @@ def draft_reset(request: HttpRequest) -> HttpResponse:
     return redirect("decks:new")
 
 
+@login_required
 @require_POST
 def deck_remove(request: HttpRequest, public_id: str) -> HttpResponse:
     deck = deck_get_for_owner(public_id=public_id, user=request.user, write=True)
@@ -311,7 +313,10 @@ def deck_remove(request: HttpRequest, public_id: str) -> HttpResponse:
 @login_required
 @require_GET
 def deck_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "decks/deck_list.html", {"decks": deck_list_for_owner(user=request.user)})
+    """My decks: searched by name, ruler or card, filtered by tag; archived ones only when asked for."""
+    search = DeckSearchForm(request.GET)
+    mine = my_decks_get(user=request.user, **search.search_kwargs())
+    return render(request, "decks/deck_list.html", {"decks": mine.decks, "tags": mine.tags, "search": search})
 
 
 # ---------------------------------------------------------------- accounts

@@ -15,6 +15,7 @@ urlpatterns = [
     path("accounts/signup/", deck_views.signup, name="signup"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("decks/", include("decks.urls")),
+    path("", include("decks.page_urls")),
     path("cards/", include("cards.urls")),
     path("api/v1/", include("cards.api_urls")),
     path("api/v1/", include("decks.api_urls")),

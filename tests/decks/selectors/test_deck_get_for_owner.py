@@ -18,15 +18,24 @@ def test_it_gives_the_owner_their_deck(rules, user):
     assert deck_get_for_owner(public_id=deck.public_id, user=user, write=True) == deck
 
 
-def test_it_hides_a_deck_from_others_and_refuses_their_changes(rules, user, other_user):
+def test_it_hides_a_private_deck_from_others_even_when_they_write(rules, user, other_user):
     deck = DeckFactory(owner=user)
+
+    for someone in (other_user, AnonymousUser()):
+        for write in (False, True):
+            with pytest.raises(Http404):
+                deck_get_for_owner(public_id=deck.public_id, user=someone, write=write)
+
+
+@pytest.mark.parametrize("visibility", ["unlisted", "public"])
+def test_it_refuses_others_changes_to_a_deck_they_can_read(rules, user, other_user, visibility):
+    deck = DeckFactory(owner=user, visibility=visibility)
 
     with pytest.raises(Http404):
         deck_get_for_owner(public_id=deck.public_id, user=other_user)
-    with pytest.raises(PermissionDenied):
-        deck_get_for_owner(public_id=deck.public_id, user=other_user, write=True)
-    with pytest.raises(PermissionDenied):
-        deck_get_for_owner(public_id=deck.public_id, user=AnonymousUser(), write=True)
+    for someone in (other_user, AnonymousUser()):
+        with pytest.raises(PermissionDenied):
+            deck_get_for_owner(public_id=deck.public_id, user=someone, write=True)
 
 
 def test_it_is_404_for_an_unknown_id_or_a_primary_key(rules, user):

@@ -322,11 +322,21 @@ def test_the_owner_sees_the_saved_deck(client, user, saved):
     assert 'name="base_version" value="1"' in html
 
 
-def test_others_cannot_see_or_change_a_deck(client, other_user, saved):
+def test_others_cannot_see_or_change_a_deck_and_a_private_one_stays_hidden(client, other_user, saved):
     client.force_login(other_user)
 
     assert client.get(edit_url(saved)).status_code == 404
     assert client.get(edit_url(saved, "cards"), headers=HX).status_code == 404
+    assert add(client, "TS-001", url=edit_url(saved, "change"), base_version=1).status_code == 404
+    assert client.post(edit_url(saved, "delete")).status_code == 404
+    assert Deck.objects.filter(pk=saved.pk, version=1).exists()
+
+
+@pytest.mark.parametrize("visibility", ["unlisted", "public"])
+def test_others_are_refused_changes_to_a_deck_they_can_read(client, other_user, saved, visibility):
+    Deck.objects.filter(pk=saved.pk).update(visibility=visibility)
+    client.force_login(other_user)
+
     assert add(client, "TS-001", url=edit_url(saved, "change"), base_version=1).status_code == 403
     assert client.post(edit_url(saved, "delete")).status_code == 403
     assert Deck.objects.filter(pk=saved.pk, version=1).exists()
@@ -334,7 +344,10 @@ def test_others_cannot_see_or_change_a_deck(client, other_user, saved):
 
 def test_anonymous_players_cannot_change_a_saved_deck(client, saved):
     assert client.get(edit_url(saved)).status_code == 404
+    assert add(client, "TS-001", url=edit_url(saved, "change"), base_version=1).status_code == 404
+    Deck.objects.filter(pk=saved.pk).update(visibility="public")
     assert add(client, "TS-001", url=edit_url(saved, "change"), base_version=1).status_code == 403
+    assert Deck.objects.filter(pk=saved.pk, version=1).exists()
 
 
 def test_the_owner_deletes_a_deck(client, user, saved):

@@ -1,0 +1,164 @@
+"""What changed between two saved versions of a deck, and how two decks differ (pure: plain values in and out).
+
+Both work on DeckVersion snapshots (DeckDraft.to_snapshot(): `ruler`, `geas`, `attribute`,
+`rules_date`, `name`, `description`, and `main`/`resources` as copies per collector number).
+Cards are compared by NAME: swapping a card for another printing of it changes nothing a
+player reads in the list, so it is no change here. The caller passes the names of the
+collector numbers (a number it has no name for stands for itself).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+CARD_SECTIONS = ("main", "resources")
+_FIELDS = (
+    ("name", "Name"),
+    ("ruler", "Ruler"),
+    ("geas", "Geas"),
+    ("attribute", "Attribute"),
+    ("rules_date", "Rules date"),
+    ("description", "Description"),
+)
+MINUS = "\u2212"  # a real minus sign reads better than a hyphen in "−1 Sky Lancer"
+
+
+@dataclass(frozen=True)
+class CardDelta:
+    """Copies of one card (by name) in one section, before and after."""
+
+    name: str
+    section: str
+    before: int
+    after: int
+
+    @property
+    def delta(self) -> int:
+        return self.after - self.before
+
+    @property
+    def text(self) -> str:
+        sign = "+" if self.delta > 0 else MINUS
+        where = " (resources)" if self.section == "resources" else ""
+        return f"{sign}{abs(self.delta)} {self.name}{where}"
+
+
+@dataclass(frozen=True)
+class FieldChange:
+    """A change to the deck's rules choice or its name/description; values are display strings ("" = none)."""
+
+    field: str
+    label: str
+    before: str
+    after: str
+
+    @property
+    def text(self) -> str:
+        if self.field == "description":
+            return "Description changed"
+        if self.field == "rules_date":
+            return f"Rules date: {self.before or 'today'} → {self.after or 'today'}"
+        return f"{self.label}: {self.before or 'none'} → {self.after or 'none'}"
+
+
+@dataclass(frozen=True)
+class Changelog:
+    """The changes one save made; `created` for a deck's first version (no earlier one to compare with)."""
+
+    fields: tuple[FieldChange, ...]
+    cards: tuple[CardDelta, ...]
+    created: bool = False
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        return tuple(change.text for change in self.fields) + tuple(delta.text for delta in self.cards)
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.fields and not self.cards
+
+
+def card_counts(snapshot: Mapping[str, Any], names: Mapping[str, str]) -> dict[tuple[str, str], int]:
+    """Copies per (section, card name) of a snapshot's deck and resources; printings of one name add up."""
+    counts: dict[tuple[str, str], int] = {}
+    for section in CARD_SECTIONS:
+        for number, count in (snapshot.get(section) or {}).items():
+            key = (section, names.get(number, number))
+            counts[key] = counts.get(key, 0) + int(count)
+    return counts
+
+
+def _deltas(before: Mapping[tuple[str, str], int], after: Mapping[tuple[str, str], int]) -> list[CardDelta]:
+    deltas = [
+        CardDelta(name, section, before.get((section, name), 0), after.get((section, name), 0))
+        for section, name in {*before, *after}
+        if before.get((section, name), 0) != after.get((section, name), 0)
+    ]
+    # The deck before its resources; within a section additions first, then by name.
+    deltas.sort(key=lambda d: (CARD_SECTIONS.index(d.section), d.delta < 0, d.name.casefold(), d.name))
+    return deltas
+
+
+def deck_changelog(
+    before: Mapping[str, Any] | None,
+    after: Mapping[str, Any],
+    *,
+    names: Mapping[str, str],
+    labels: Mapping[str, str] | None = None,
+) -> Changelog:
+    """The changes from snapshot `before` (None: `after` is the first version) to snapshot `after`.
+
+    `labels` turns ruler and geas slugs into the names players read (a slug without one is shown as is).
+    """
+    labels = labels or {}
+    if before is None:
+        return Changelog(fields=(), cards=tuple(_deltas({}, card_counts(after, names))), created=True)
+    fields = []
+    for key, label in _FIELDS:
+        old, new = str(before.get(key) or ""), str(after.get(key) or "")
+        if old != new:
+            if key in ("ruler", "geas"):
+                old, new = labels.get(old, old), labels.get(new, new)
+            fields.append(FieldChange(key, label, old, new))
+    cards = _deltas(card_counts(before, names), card_counts(after, names))
+    return Changelog(fields=tuple(fields), cards=tuple(cards))
+
+
+@dataclass(frozen=True)
+class CountDifference:
+    name: str
+    section: str
+    a: int
+    b: int
+
+    @property
+    def section_label(self) -> str:
+        return "Resources" if self.section == "resources" else "Deck"
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Two decks side by side: cards only in A, only in B, in both with different counts, and in both alike."""
+
+    only_a: tuple[CountDifference, ...]
+    only_b: tuple[CountDifference, ...]
+    different: tuple[CountDifference, ...]
+    same: tuple[CountDifference, ...]
+
+
+def deck_compare(a: Mapping[str, Any], b: Mapping[str, Any], *, names: Mapping[str, str]) -> Comparison:
+    """Compare the cards (by name, per section) of two snapshots."""
+    counts_a, counts_b = card_counts(a, names), card_counts(b, names)
+    keys = sorted({*counts_a, *counts_b}, key=lambda k: (CARD_SECTIONS.index(k[0]), k[1].casefold(), k[1]))
+    rows = [
+        CountDifference(name, section, counts_a.get((section, name), 0), counts_b.get((section, name), 0))
+        for section, name in keys
+    ]
+    return Comparison(
+        only_a=tuple(r for r in rows if r.b == 0),
+        only_b=tuple(r for r in rows if r.a == 0),
+        different=tuple(r for r in rows if r.a and r.b and r.a != r.b),
+        same=tuple(r for r in rows if r.a and r.a == r.b),
+    )
