@@ -173,3 +173,14 @@ def test_anyone_reads_a_public_decks_odds(client, saved, other_user):
 def test_it_refuses_to_change_anything(client, saved, user):
     client.force_login(user)
     assert client.post(reverse("decks:odds", args=[saved.public_id])).status_code == 405
+
+
+def test_the_include_loads_a_saved_decks_odds_on_its_page(saved):
+    from django.template.loader import render_to_string
+
+    html = render_to_string("decks/_odds.html", {"deck": saved})
+
+    url = reverse("decks:odds", args=[saved.public_id])
+    assert f'hx-get="{url}"' in html
+    assert f'<a href="{url}">' in html
+    assert "odds-table" not in html  # loaded by htmx, not computed for the page
