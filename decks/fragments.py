@@ -70,10 +70,43 @@ def browser_rows(rows: Iterable[BrowserRow]) -> SafeString:
     return mark_safe("".join(_row(row) for row in rows))
 
 
+# What a flagged deck line says of each rule that names its card (the validation panel has the
+# full message); the code stays in data-rule for scripts and tests.
+RULE_LABELS = {
+    "card_type": "Wrong section for its type",
+    "max_factions": "Over the faction limit",
+    "unit_attribute": "Lacks the chosen unit attribute",
+    "max_copies": "Too many copies",
+    "legend_cap": "Over the legendary card cap",
+    "legend_copies": "Too many copies of a legendary card",
+    "cnt_cap": "Over the CNT cap",
+    "negative_level": "Negative level not allowed",
+    "card_pool": "Outside the ruler's card pool",
+    "faction_quota": "Over the per-faction quota",
+    "banned_card": "Banned for this ruler",
+    "resource_cards": "Wrong number of resource cards",
+}
+# Rules that name (nearly) every card: said once in the validation panel, not on every line.
+_DECK_WIDE = frozenset({"deck_size", "level_cap"})
+
+
+def rule_label(rule: str) -> str:
+    """Plain words for a rule code; a code without a label yet is shown as words."""
+    return RULE_LABELS.get(rule) or rule.replace("_", " ").capitalize()
+
+
+def _problems(rules: Iterable[str]) -> str:
+    return "; ".join(
+        f'<span data-rule="{escape(rule)}">{escape(rule_label(rule))}</span>'
+        for rule in rules
+        if rule not in _DECK_WIDE
+    )
+
+
 def _line(line: DeckLine) -> str:
     key, dom, number = escape(line.key), escape(line.dom_id), escape(line.number)
     rules = f' data-rules="{escape(" ".join(line.rules))}"' if line.rules else ""
-    problem = f'<span class="line-problem">{escape(", ".join(line.rules))}</span>' if line.flagged else ""
+    problem = f'<span class="line-problem">{_problems(line.rules)}</span>' if line.flagged else ""
     if line.section == "considering":
         actions = (
             f'<button name="op" value="to_deck {escape(line.target_section)} {number}" data-key="+" '

@@ -1,9 +1,89 @@
 // The deck editor's keyboard and htmx glue. The page works without it (plain forms);
 // with it: "/" focuses the search, Enter adds the top result, +/- on a focused card,
 // focus stays on the card (and the button) after the deck is redrawn, conflicts and refusals are shown,
-// and changes made while one is on its way (a quick "+ + +") are made in turn, none dropped.
+// and changes made while one is on its way (a quick "+ + +") are made in turn, none dropped;
+// on phones one pane (Deck, Cards, Rules) shows at a time; after each change "gs:deck-changed" is fired on
+// <body> for panels that follow the deck (the draw odds, templates/decks/_odds.html).
 (function () {
   "use strict";
+
+  // ---------------------------------------------------------------- phone panes
+  var PANE_KEY = "gatesite.editor.pane";
+  var phone = window.matchMedia("(max-width: 52rem)");
+
+  function editorRoot() {
+    return document.getElementById("editor");
+  }
+
+  function markTabs() {
+    var root = editorRoot();
+    if (!root) {
+      return;
+    }
+    var shown = root.getAttribute("data-show");
+    root.querySelectorAll("[data-pane-tab]").forEach(function (tab) {
+      if (tab.getAttribute("data-pane-tab") === shown) {
+        tab.setAttribute("aria-current", "true");
+      } else {
+        tab.removeAttribute("aria-current");
+      }
+    });
+  }
+
+  function showPane(name, scroll) {
+    var root = editorRoot();
+    if (!root || !root.querySelector('[data-pane="' + name + '"]')) {
+      return;
+    }
+    root.setAttribute("data-show", name);
+    markTabs();
+    try {
+      window.sessionStorage.setItem(PANE_KEY, name);
+    } catch (e) {
+      // storage refused (private mode): the pane is simply not remembered
+    }
+    var tabs = document.getElementById("editor-tabs");
+    var grid = root.querySelector(".editor-grid");
+    if (scroll && phone.matches && tabs && grid) {
+      // Scrolled down the old pane: the new one is shown from its top, just under the sticky tabs.
+      var top = grid.getBoundingClientRect().top + window.scrollY - tabs.offsetHeight;
+      if (window.scrollY > top) {
+        window.scrollTo(0, top);
+      }
+    }
+  }
+
+  function reveal(element) {
+    // A shortcut that focuses an element in a hidden pane shows that pane first.
+    var pane = element && element.closest ? element.closest("[data-pane]") : null;
+    var root = editorRoot();
+    if (pane && root && phone.matches && root.getAttribute("data-show") !== pane.getAttribute("data-pane")) {
+      showPane(pane.getAttribute("data-pane"), false);
+    }
+  }
+
+  (function initPanes() {
+    var root = editorRoot();
+    if (!root) {
+      return;
+    }
+    var remembered = null;
+    try {
+      remembered = window.sessionStorage.getItem(PANE_KEY);
+    } catch (e) {
+      remembered = null;
+    }
+    showPane(remembered || root.getAttribute("data-default-pane") || "deck", false);
+    document.addEventListener("click", function (event) {
+      var tab = event.target.closest ? event.target.closest("[data-pane-tab]") : null;
+      if (tab) {
+        event.preventDefault();
+        showPane(tab.getAttribute("data-pane-tab"), true);
+      }
+    });
+  })();
+
+  // ---------------------------------------------------------------- changes and keys
 
   function typing(el) {
     return el && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName));
@@ -22,6 +102,15 @@
   var changing = false;
   var settling = false;
   var queued = [];
+  // A change was saved and drawn: panels that follow the deck are told once the page is settled.
+  var deckChanged = false;
+
+  function aside(event) {
+    // Requests of panels beside the editor (the draw odds): no part of its changes and focus keeping.
+    var config = event.detail.requestConfig;
+    var elt = (config && config.elt) || event.detail.elt;
+    return !!(elt && elt.closest && elt.closest("[data-aside]"));
+  }
 
   function isChange(event) {
     return event.detail.requestConfig && event.detail.requestConfig.verb === "post";
@@ -59,6 +148,7 @@
       var search = document.getElementById("card-q");
       if (search) {
         event.preventDefault();
+        reveal(search);
         search.focus();
         search.select();
       }
@@ -99,6 +189,9 @@
   });
 
   document.body.addEventListener("htmx:beforeRequest", function (event) {
+    if (aside(event)) {
+      return;
+    }
     if (isChange(event)) {
       changing = true;
     }
@@ -134,6 +227,8 @@
     changing = false;
     if (event.detail.xhr.status >= 400 || !event.detail.xhr.status) {
       queued = []; // refused, stale or failed: the changes pressed meanwhile were based on it
+    } else {
+      deckChanged = true;
     }
   });
 
@@ -166,7 +261,10 @@
     refocus = null;
   }
 
-  document.body.addEventListener("htmx:afterSwap", function () {
+  document.body.addEventListener("htmx:afterSwap", function (event) {
+    if (aside(event)) {
+      return;
+    }
     settling = true;
     restoreFocus();
   });
@@ -174,7 +272,11 @@
   document.body.addEventListener("htmx:afterSettle", function (event) {
     // Fired once per element settled (the new #card-results, each out-of-band region, ...),
     // after htmx has processed every swapped-in element.
+    if (aside(event)) {
+      return;
+    }
     settling = false;
+    markTabs();
     if (addTopWhenLoaded && event.target.id === "card-results") {
       addTopWhenLoaded = false;
       var button = topAddButton();
@@ -184,5 +286,10 @@
       }
     }
     pressQueued();
+    if (deckChanged && !changing && !settling && !queued.length) {
+      // Once per burst of changes: "+ + +" asks the odds again once, after the last.
+      deckChanged = false;
+      window.htmx.trigger(document.body, "gs:deck-changed");
+    }
   });
 })();

@@ -4,7 +4,7 @@ From an empty database with the practice set: build a legal 50-card Apprentice d
 Enter, the + key on a deck line, the "+ Add" button), see a max_copies violation appear on a
 5th copy and go on its removal, pick the geas "Oath of the Lone Banner" and see the level cap
 go from 50 to 55, sign up while saving, reload and find the same deck. Screenshots of every step
-(laptop 1280x800, and phone 390x844 at the main steps) go to test-results/browser/.
+(laptop 1280x800, and phone 375x812 at the main steps) go to test-results/browser/.
 
 Without /usr/bin/chromium the test skips, unless GATESITE_REQUIRE_BROWSER=1 (CI) makes it fail.
 """
@@ -24,7 +24,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 REPO = Path(__file__).resolve().parents[2]
 SCREENSHOTS = REPO / "test-results" / "browser"
 LAPTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
+PHONE = {"width": 375, "height": 812}
 # htmx round trips on a loaded CI machine; the whole walkthrough takes seconds.
 TIMEOUT_MS = 10_000
 
@@ -115,6 +115,12 @@ class Screenshots:
         self.page.screenshot(path=SCREENSHOTS / f"{self.count:02d}-{name}.png")
         if phone_at:
             self.page.set_viewport_size(PHONE)
+            # Phones show one pane of the editor at a time: pick the one the element is in.
+            pane = self.page.locator(phone_at).first.evaluate(
+                "el => { const p = el.closest('[data-pane]'); return p ? p.dataset.pane : null; }"
+            )
+            if pane:
+                self.page.locator(f'[data-pane-tab="{pane}"]').click()
             self.page.locator(phone_at).scroll_into_view_if_needed()
             self.page.screenshot(path=SCREENSHOTS / f"{self.count:02d}-{name}-phone.png")
             self.page.set_viewport_size(LAPTOP)
@@ -273,3 +279,74 @@ def _deck_lines(page: Any) -> dict[str, int]:
         row.get_attribute("data-number"): int(row.get_attribute("data-count"))  # type: ignore[arg-type]
         for row in rows.all()
     }
+
+
+def test_a_phone_shows_one_pane_at_a_time_and_the_odds_follow_the_deck(
+    chromium: Any, live_server: Any, practice_catalog: None
+) -> None:
+    """At 375x812: the tabs switch Deck / Cards / Rules, the Deck tab and the draw odds follow each change."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=TIMEOUT_MS)
+    context = chromium.new_context(viewport=PHONE, base_url=live_server.url)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    browser_pane, deck_pane, rules_pane = (
+        page.locator("#card-browser"),
+        page.locator("#deck-pane"),
+        page.locator("#rules-panel"),
+    )
+    tab_count = page.get_by_test_id("tab-count")
+    warlock = "2025PS01-001"
+
+    page.goto("/decks/new/")
+    # An empty deck opens on the cards, and only them.
+    expect(browser_pane).to_be_visible()
+    expect(deck_pane).to_be_hidden()
+    expect(rules_pane).to_be_hidden()
+    page.get_by_test_id("tab-rules").click()
+    expect(rules_pane).to_be_visible()
+    expect(browser_pane).to_be_hidden()
+    page.get_by_label("Ruler", exact=True).select_option(label="A-1 Apprentice")
+    expect(page.get_by_test_id("tab-rules")).to_contain_text("Apprentice")
+
+    # "/" brings the card browser back; Enter adds the top result; the Deck tab counts it.
+    page.locator("body").click(position={"x": 5, "y": 5})
+    page.keyboard.press("/")
+    search = page.get_by_label("Search cards", exact=True)
+    expect(search).to_be_focused()
+    expect(browser_pane).to_be_visible()
+    search.fill(f'name:"{DECK[warlock][0]}"')
+    search.press("Enter")
+    expect(tab_count).to_have_text("1/50")
+    add = page.locator(f'#card-results [data-row][data-number="{warlock}"] button[data-add]')
+    for copies in range(2, 6):
+        add.click()
+        expect(tab_count).to_have_text(f"{copies}/50")
+    page.screenshot(path=SCREENSHOTS / "phone-cards-pane.png")
+
+    page.get_by_test_id("tab-deck").click()
+    expect(deck_pane).to_be_visible()
+    expect(browser_pane).to_be_hidden()
+    line = page.locator(f'#deck-list [data-row][data-number="{warlock}"]')
+    expect(line).to_have_class(re.compile(r"\bflagged\b"))
+    expect(line.locator(".line-problem")).to_have_text("Too many copies")
+    expect(line.locator('.line-problem [data-rule="max_copies"]')).to_have_count(1)
+
+    # The draw odds of the 5 copies in a 5-card deck: all seen by turn 3 (Apprentice drives 2 a turn).
+    odds = page.get_by_test_id("draw-odds")
+    expect(odds.get_by_test_id("odds-summary")).to_contain_text("5 of the 5 cards")
+    expect(odds.locator('tr[data-turn="3"] td').first).to_have_attribute("data-exact", "1/1")
+    page.locator("#draw-odds").scroll_into_view_if_needed()
+    page.screenshot(path=SCREENSHOTS / "phone-deck-pane-odds.png")
+
+    # A removal on the deck pane: the odds are asked again and follow (4 of a 4-card deck).
+    line.get_by_role("button", name="Remove one").click()
+    expect(tab_count).to_have_text("4/50")
+    expect(odds.get_by_test_id("odds-summary")).to_contain_text("4 of the 4 cards")
+    expect(line.locator(".line-problem")).to_have_count(0)
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"

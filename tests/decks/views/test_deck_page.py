@@ -56,6 +56,7 @@ def test_it_shows_the_deck_with_its_rules_cards_verdict_and_owner(client, legal_
     assert "Sky Lancer" not in html
     assert f'href="/d/{legal_deck.public_id}/export.txt"' in html
     assert f'href="/d/{legal_deck.public_id}/sheet/"' in html
+    assert f'hx-get="/decks/{legal_deck.public_id}/odds/"' in html  # the draw odds load for this deck
 
 
 def test_it_lists_every_violation_of_an_illegal_deck(client, deck_catalog, user):

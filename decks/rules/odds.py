@@ -1,0 +1,264 @@
+"""Draw odds: the exact chance of having seen at least k cards of a group by each of your turns.
+
+Driven by the ruler object in force (its `setup` and `start_of_turn` numbers, after any geas),
+never by its name. "Seen" means taken from the deck into the hand or into play: drawn, or
+driven (a drive takes cards from the deck to play or set this turn; the rest go to the
+cemetery, so each driven card is seen once). Cards a ruler puts face down into its resource
+zone without looking (Raider) leave the deck unseen.
+
+The model, which the odds panel's help repeats to players:
+1. The deck is shuffled once; nothing returns to it or is searched out of it, and card effects,
+   ruler abilities (Dreadnaught's or Explorer's drives) and mulligans are left out.
+2. Setup takes `setup.draw + setup.drive` cards; each of your turns takes `start_of_turn`'s,
+   face-down resource cards first (Raider's order: resources, then draw).
+3. `start_of_turn.first_turn` changes the numbers on the game's very first turn only, which is
+   the first turn of the player going first; the player going second never has it.
+4. "By turn t" is after the start of your t-th turn, before you play anything.
+5. When the deck runs out, a step takes what is left (the game is lost then, but the odds of
+   what was seen are still exact).
+
+Whatever was taken face down, the seen cards are a uniformly random subset of the shuffled deck,
+so the count of group cards among them is hypergeometric: P(X >= k) = sum over i >= k of
+C(K, i) C(N - K, n - i) / C(N, n), computed with integers (math.comb) into a Fraction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from math import comb
+from typing import Any
+
+from .ruleset import RulesDataError
+from .types import UNIT, Deck
+
+TURNS = 6
+
+
+@dataclass(frozen=True, slots=True)
+class Take:
+    """Cards one step takes from the top of the deck."""
+
+    seen: int
+    # Put face down without looking (Raider's resource zone); taken before the seen ones.
+    hidden: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.seen + self.hidden
+
+
+@dataclass(frozen=True, slots=True)
+class DrawPattern:
+    """What a ruler takes from its deck at setup, on each turn, and on the game's first turn."""
+
+    setup: Take
+    turn: Take
+    first_turn: Take
+
+    @property
+    def first_turn_differs(self) -> bool:
+        return self.first_turn != self.turn
+
+    def summary(self) -> str:
+        """The pattern in a few words: "sees 4 at setup, then 2 a turn"."""
+        words = f"sees {self.setup.seen} at setup, then {self.turn.seen} a turn"
+        if self.first_turn.seen != self.turn.seen:
+            words += f" ({self.first_turn.seen} on the game's first turn)"
+        return words
+
+    def describe(self) -> list[str]:
+        """The pattern in words, for the odds panel's help."""
+        lines = [f"Setup: sees {_cards(self.setup.seen)}."]
+        lines.append("Each of your turns: " + _take_words(self.turn) + ".")
+        if self.first_turn_differs:
+            lines.append("The game's first turn (only when going first): " + _take_words(self.first_turn) + " instead.")
+        return lines
+
+
+def _cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
+def _take_words(take: Take) -> str:
+    words = f"sees {_cards(take.seen)}"
+    if take.hidden:
+        words = f"puts {_cards(take.hidden)} face down into the resource zone unseen, then " + words
+    return words
+
+
+def _count(data: Mapping[str, Any], key: str, path: str) -> int:
+    if key not in data:
+        raise RulesDataError(f"{path}: missing field '{key}'")
+    value = data[key]
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise RulesDataError(f"{path}.{key}: expected a whole number of cards, got {value!r}")
+    return value
+
+
+def draw_pattern(profile: Mapping[str, Any]) -> DrawPattern:
+    """The draw pattern of a ruler object (as rules_in_force's `profile`, geas applied).
+
+    Raises RulesDataError naming the field when setup or start_of_turn lack the numbers.
+    """
+    setup = profile.get("setup")
+    start = profile.get("start_of_turn")
+    if not isinstance(setup, Mapping):
+        raise RulesDataError("ruler.setup: expected an object")
+    if not isinstance(start, Mapping):
+        raise RulesDataError("ruler.start_of_turn: expected an object")
+
+    def take(data: Mapping[str, Any], path: str, hidden: bool) -> Take:
+        return Take(
+            seen=_count(data, "draw", path) + _count(data, "drive", path),
+            hidden=_count(data, "resources_from_deck", path) if hidden else 0,
+        )
+
+    first = start.get("first_turn")
+    if first is not None and not isinstance(first, Mapping):
+        raise RulesDataError("ruler.start_of_turn.first_turn: expected an object or null")
+    # first_turn holds only the numbers that differ on the game's first turn.
+    first_numbers = {**start, **(first or {})}
+    return DrawPattern(
+        setup=take(setup, "ruler.setup", hidden=False),
+        turn=take(start, "ruler.start_of_turn", hidden=True),
+        first_turn=take(first_numbers, "ruler.start_of_turn.first_turn", hidden=True),
+    )
+
+
+def seen_by_turn(pattern: DrawPattern, *, deck_size: int, going_first: bool, turns: int = TURNS) -> tuple[int, ...]:
+    """Cards seen in all after the start of each of your turns 1..turns (capped by the deck)."""
+    if deck_size < 0:
+        raise ValueError(f"deck size cannot be negative ({deck_size})")
+    left = deck_size
+    seen = 0
+
+    def take(step: Take) -> None:
+        nonlocal left, seen
+        left -= min(step.hidden, left)
+        drawn = min(step.seen, left)
+        left -= drawn
+        seen += drawn
+
+    take(pattern.setup)
+    out = []
+    for turn in range(1, turns + 1):
+        take(pattern.first_turn if going_first and turn == 1 else pattern.turn)
+        out.append(seen)
+    return tuple(out)
+
+
+def at_least(*, deck_size: int, group: int, seen: int, k: int) -> Fraction:
+    """P(at least k of `group` cards among `seen` cards drawn from `deck_size`), exactly."""
+    if deck_size < 0 or group < 0 or seen < 0:
+        raise ValueError("deck size, group size and cards seen cannot be negative")
+    if group > deck_size:
+        raise ValueError(f"a group of {_cards(group)} cannot be in a deck of {_cards(deck_size)}")
+    if seen > deck_size:
+        raise ValueError(f"cannot see {_cards(seen)} of a deck of {_cards(deck_size)}")
+    if k <= 0:
+        return Fraction(1)
+    favourable = sum(comb(group, i) * comb(deck_size - group, seen - i) for i in range(k, min(group, seen) + 1))
+    return Fraction(favourable, comb(deck_size, seen))
+
+
+@dataclass(frozen=True, slots=True)
+class OddsRow:
+    turn: int
+    seen_first: int
+    seen_second: int
+    first: Fraction
+    second: Fraction
+
+
+def draw_odds(pattern: DrawPattern, *, deck_size: int, group: int, k: int, turns: int = TURNS) -> tuple[OddsRow, ...]:
+    """Per turn 1..turns: cards seen and P(at least k of the group seen), going first and second."""
+    if group > deck_size:
+        raise ValueError(f"a group of {_cards(group)} cannot be in a deck of {_cards(deck_size)}")
+    first = seen_by_turn(pattern, deck_size=deck_size, going_first=True, turns=turns)
+    second = seen_by_turn(pattern, deck_size=deck_size, going_first=False, turns=turns)
+    return tuple(
+        OddsRow(
+            turn=t,
+            seen_first=f,
+            seen_second=s,
+            first=at_least(deck_size=deck_size, group=group, seen=f, k=k),
+            second=at_least(deck_size=deck_size, group=group, seen=s, k=k),
+        )
+        for t, f, s in zip(range(1, turns + 1), first, second, strict=True)
+    )
+
+
+# ---------------------------------------------------------------- groups of cards in a deck
+
+
+@dataclass(frozen=True, slots=True)
+class CardGroup:
+    """Cards of the main deck the odds are about: a key the form sends back, words, copies."""
+
+    key: str
+    label: str
+    count: int
+    names: tuple[str, ...]
+
+    @property
+    def single_card(self) -> bool:
+        return self.key.startswith("card:")
+
+
+PICKED = "picked"
+
+
+def _group(key: str, label: str, copies: Mapping[str, int], names: Iterable[str]) -> CardGroup:
+    chosen = tuple(sorted(set(names)))
+    return CardGroup(key, label, sum(copies[n] for n in chosen), chosen)
+
+
+def deck_groups(deck: Deck) -> list[CardGroup]:
+    """The groups worth asking about in this main deck (each with at least one card).
+
+    CNT cards, legends, units of level <= n for each unit level the deck has, each faction,
+    then each card name. A named set of cards is `picked_group`.
+    """
+    copies: dict[str, int] = {}
+    facts = {}
+    for entry in deck.main:
+        copies[entry.card.name] = copies.get(entry.card.name, 0) + entry.count
+        facts[entry.card.name] = entry.card
+    cards = list(facts.values())
+    groups = [
+        _group("cnt", "CNT cards", copies, (c.name for c in cards if c.cnt)),
+        _group("legend", "Legendary cards", copies, (c.name for c in cards if c.legend)),
+    ]
+    unit_levels = sorted({c.level for c in cards if c.type == UNIT and c.level is not None})
+    for level in unit_levels:
+        groups.append(
+            _group(
+                f"units-level-{level}",
+                f"Units of level {level} or less",
+                copies,
+                (c.name for c in cards if c.type == UNIT and c.level is not None and c.level <= level),
+            )
+        )
+    for faction in sorted({c.faction for c in cards if c.faction}):
+        groups.append(
+            _group(f"faction:{faction}", f"{faction} cards", copies, (c.name for c in cards if c.faction == faction))
+        )
+    groups.extend(_group(f"card:{name}", name, copies, (name,)) for name in sorted(copies))
+    return [g for g in groups if g.count]
+
+
+def picked_group(deck: Deck, names: Sequence[str]) -> CardGroup:
+    """The named cards (those in the main deck; others are ignored) as one group."""
+    copies: dict[str, int] = {}
+    for entry in deck.main:
+        copies[entry.card.name] = copies.get(entry.card.name, 0) + entry.count
+    chosen = [n for n in names if n in copies]
+    label = " or ".join(sorted(set(chosen))) if chosen else "No cards picked"
+    return _group(PICKED, label, copies, chosen)
+
+
+def deck_size_of(deck: Deck) -> int:
+    """Cards in the main deck (the resource cards are not drawn from it)."""
+    return sum(entry.count for entry in deck.main)
