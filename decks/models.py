@@ -7,6 +7,8 @@ an anonymous player keeps in the session, and what a save writes.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -172,6 +174,13 @@ class DeckDraft:
             "resources": dict(self.resources),
             "considering": dict(self.considering),
         }
+
+    def odds_key(self) -> str:
+        """A short fingerprint of what a deck's draw odds depend on (rules chosen, main deck, resources):
+        the editor compares the odds panel's with the deck's to ask again when the panel is behind."""
+        data = self.to_snapshot()
+        del data["name"], data["description"]
+        return hashlib.blake2s(json.dumps(data, sort_keys=True).encode(), digest_size=6).hexdigest()
 
     def to_snapshot(self) -> dict[str, Any]:
         """What a DeckVersion keeps: the deck without the considering board."""

@@ -110,7 +110,13 @@ def _odds(request: HttpRequest, *, draft: DeckDraft, deck: Deck | None, back: st
         errors = [f"{field}: {' '.join(messages)}" for field, messages in form.errors.items()]
         group, k = "", 1
     picked = [name[:200] for name in request.GET.getlist("card")[:MAX_PICKED]]
-    context: dict[str, Any] = {"deck": deck, "back": back, "odds_errors": errors, "odds_loaded": True}
+    context: dict[str, Any] = {
+        "deck": deck,
+        "back": back,
+        "odds_errors": errors,
+        "odds_loaded": True,
+        "odds_draft": draft,
+    }
     try:
         odds = deck_draw_odds(draft=draft, group=group, picked=picked, k=k)
     except ApplicationError as exc:

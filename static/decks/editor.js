@@ -269,10 +269,34 @@
     restoreFocus();
   });
 
+  // The odds panel says which deck it was computed for (data-deck-key); so does the deck list. An
+  // event fired while the panel was being swapped is lost, so after every settle a panel that is
+  // behind the deck asks again (a few times at most for one deck, so that nothing can loop).
+  var oddsAsked = { key: null, times: 0 };
+  function oddsFollow() {
+    var odds = document.getElementById("draw-odds");
+    var list = document.getElementById("deck-list");
+    if (!odds || !list || !odds.dataset.deckKey || changing || settling || queued.length) {
+      return;
+    }
+    var key = list.dataset.deckKey;
+    if (!key || odds.dataset.deckKey === key || odds.classList.contains("htmx-request")) {
+      return;
+    }
+    if (oddsAsked.key !== key) {
+      oddsAsked = { key: key, times: 0 };
+    }
+    if (oddsAsked.times < 3) {
+      oddsAsked.times += 1;
+      window.htmx.trigger(document.body, "gs:deck-changed");
+    }
+  }
+
   document.body.addEventListener("htmx:afterSettle", function (event) {
     // Fired once per element settled (the new #card-results, each out-of-band region, ...),
     // after htmx has processed every swapped-in element.
     if (aside(event)) {
+      oddsFollow();
       return;
     }
     settling = false;
@@ -291,5 +315,6 @@
       deckChanged = false;
       window.htmx.trigger(document.body, "gs:deck-changed");
     }
+    oddsFollow();
   });
 })();

@@ -112,6 +112,8 @@ class Screenshots:
     def __call__(self, name: str, *, phone_at: str = "") -> None:
         """The laptop view as it is; with phone_at, also the phone view scrolled to that element."""
         self.count += 1
+        # A screenshot of a page at rest: no htmx request (the odds panel follows each change) under way.
+        self.page.wait_for_function("() => !document.querySelector('.htmx-request')")
         self.page.screenshot(path=SCREENSHOTS / f"{self.count:02d}-{name}.png")
         if phone_at:
             self.page.set_viewport_size(PHONE)
@@ -121,6 +123,7 @@ class Screenshots:
             )
             if pane:
                 self.page.locator(f'[data-pane-tab="{pane}"]').click()
+            self.page.wait_for_function("() => !document.querySelector('.htmx-request')")
             self.page.locator(phone_at).scroll_into_view_if_needed()
             self.page.screenshot(path=SCREENSHOTS / f"{self.count:02d}-{name}-phone.png")
             self.page.set_viewport_size(LAPTOP)

@@ -80,3 +80,17 @@ def test_a_deck_card_count_is_at_least_one(rules):
 @pytest.mark.django_db
 def test_a_deck_reads_as_its_name(rules):
     assert str(DeckFactory(name="Dragons")) == "Dragons"
+
+
+def test_a_drafts_odds_key_follows_the_deck_and_the_rules_but_not_the_name_or_the_considering_board():
+    from dataclasses import replace
+
+    from decks.models import DeckDraft
+
+    draft = DeckDraft(ruler="apprentice", main={"TS-001": 4}, resources={})
+    key = draft.odds_key()
+
+    assert replace(draft, name="Renamed", considering={"TS-002": 1}).odds_key() == key
+    assert replace(draft, main={"TS-001": 3}).odds_key() != key
+    assert replace(draft, ruler="knight").odds_key() != key
+    assert replace(draft, resources={"TS-300": 1}).odds_key() != key
