@@ -28,6 +28,7 @@ import uuid
 import weakref
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.core.signals import request_finished, request_started
 from django.db import connection
 from django.db.models.signals import m2m_changed, post_delete, post_save
@@ -155,7 +156,7 @@ def _listener() -> _Listener | None:
     transaction is not the other processes' to see yet (the transaction's own bumps reset the
     token, see catalog_version_bump).
     """
-    if connection.vendor != "postgresql" or connection.in_atomic_block:
+    if connection.vendor != "postgresql" or connection.in_atomic_block or not settings.CATALOG_LISTEN:
         return None
     raw = connection.connection
     if raw is None or raw.closed:

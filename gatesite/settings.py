@@ -216,6 +216,11 @@ CELERY_BEAT_SCHEDULE = {
 }
 # Largest set file the admin's "Import card set" accepts, in bytes (files are stored in the database).
 IMPORT_MAX_BYTES = env.int("IMPORT_MAX_BYTES", default=20 * 1024 * 1024)
+# Each process keeps the card catalog in memory and learns of changes by PostgreSQL LISTEN/NOTIFY
+# (cards/catalog.py). Behind a pooler that hands a session's connection to others between
+# transactions (pgbouncer in transaction mode) notifications go astray: set this off, and every
+# request asks the catalog's version with one small query instead.
+CATALOG_LISTEN = env.bool("CATALOG_LISTEN", default=True)
 
 LOGGING = {
     "version": 1,

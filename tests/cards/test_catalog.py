@@ -256,3 +256,17 @@ def test_a_new_connection_reads_the_token_again(django_assert_num_queries):
 
     with django_assert_num_queries(2):  # LISTEN, then the token
         assert catalog_token() == "while-away"
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="LISTEN/NOTIFY is PostgreSQL's; SQLite reads the token")
+@pytest.mark.django_db(transaction=True)
+def test_with_listening_off_every_call_reads_the_token(settings, django_assert_num_queries):
+    # Behind a transaction pooler notifications go astray: a commit that is never announced must still be seen.
+    settings.CATALOG_LISTEN = False
+    catalog_token()
+    with _other_process_connection() as other:
+        other.execute("UPDATE cards_catalogversion SET token = 'unannounced' WHERE id = 1")
+        other.commit()
+
+    with django_assert_num_queries(1):  # the token, no LISTEN
+        assert catalog_token() == "unannounced"
