@@ -184,3 +184,18 @@ def test_the_include_loads_a_saved_decks_odds_on_its_page(saved):
     assert f'hx-get="{url}"' in html
     assert f'<a href="{url}">' in html
     assert "odds-table" not in html  # loaded by htmx, not computed for the page
+
+
+def odds_css_in_head(html):
+    head = html[: html.index("</head>")]
+    return head.count('href="/static/decks/odds.css"') == 1
+
+
+def test_every_page_with_the_panel_links_its_css_in_the_head(client, saved, user):
+    client.force_login(user)
+    # In the <head>, the panel is styled the moment htmx swaps it in (no unstyled flash while it loads).
+    assert odds_css_in_head(client.get("/decks/new/").content.decode())
+    assert odds_css_in_head(client.get(f"/d/{saved.public_id}/").content.decode())
+    assert odds_css_in_head(client.get(ODDS).content.decode())
+    panel = client.get(ODDS, headers={"HX-Request": "true"}).content.decode()
+    assert "odds.css" not in panel  # the pages hold it; the swapped-in panel needs no second copy
