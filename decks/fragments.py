@@ -21,7 +21,15 @@ if TYPE_CHECKING:
 
 
 def _hint(hint: CardHint, oob: bool) -> str:
-    in_deck = f'<span class="in-deck">{hint.in_deck} in deck</span>' if hint.in_deck else ""
+    in_deck = ""
+    if hint.over_limit:
+        # Not the green "fine" badge: the deck already breaks the copy limit for this card.
+        in_deck = (
+            f'<span class="in-deck over-limit">{hint.in_deck} in deck'
+            '<span class="visually-hidden"> (over the copy limit)</span></span>'
+        )
+    elif hint.in_deck:
+        in_deck = f'<span class="in-deck">{hint.in_deck} in deck</span>'
     blockers = ""
     if hint.blockers:
         blockers = '<ul class="blockers">' + "".join(f"<li>{escape(r)}</li>" for r in hint.blockers) + "</ul>"

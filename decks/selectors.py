@@ -529,6 +529,8 @@ class CardHint:
     number: str
     in_deck: int
     blockers: list[str]
+    # The deck already holds more copies of the card than its rules allow (a max_copies violation).
+    over_limit: bool
 
     @property
     def addable(self) -> bool:
@@ -627,6 +629,7 @@ def deck_card_browser(
 
     result = card_search(query=query, limit=limit, offset=offset, **filters)
     in_main = {e.card.name: e.printing for e in state.judgement.deck.main}
+    over = _over_limit(state)
     rows = []
     for card in result.cards:
         facts = card_facts(card)
@@ -638,6 +641,7 @@ def deck_card_browser(
                 number=number,
                 in_deck=state.copies.get(facts.name, 0),
                 blockers=_blockers(state, facts, number),
+                over_limit=facts.name in over,
                 card=card,
                 facts=facts,
                 other_numbers=tuple(n for n in facts.collector_numbers if n != number),
@@ -645,6 +649,11 @@ def deck_card_browser(
             )
         )
     return CardBrowserPage(rows, result.total, offset, limit, result.error, result.total_capped)
+
+
+def _over_limit(state: DeckEditorState) -> set[str]:
+    """The card names the deck holds too many copies of, from the deck's own report."""
+    return {name for v in state.report.violations if v.rule == "max_copies" for name in v.cards}
 
 
 def _blockers(state: DeckEditorState, facts: CardFacts, number: str) -> list[str]:
@@ -664,8 +673,14 @@ def deck_card_hints(*, state: DeckEditorState, numbers: Sequence[str]) -> list[C
     numbers = list(dict.fromkeys(numbers))[:MAX_HINTS]
     known = state.judgement.facts
     facts = {**card_facts_by_number(n for n in numbers if n not in known), **known}
+    over = _over_limit(state)
     return [
-        CardHint(number, state.copies.get(facts[number].name, 0), _blockers(state, facts[number], number))
+        CardHint(
+            number,
+            state.copies.get(facts[number].name, 0),
+            _blockers(state, facts[number], number),
+            over_limit=facts[number].name in over,
+        )
         for number in numbers
         if number in facts
     ]

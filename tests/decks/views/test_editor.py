@@ -130,6 +130,27 @@ def test_it_hints_in_the_browser_before_the_fifth_copy(client, deck_catalog):
     assert re.search(r'id="why-TS-002" data-addable="true"', html)
 
 
+def hint_of(html, number):
+    hint = html[html.index(f'id="why-{number}"') :]
+    return hint[: hint.index("</div>")]
+
+
+def test_the_in_deck_badge_is_a_problem_once_the_deck_is_over_the_copy_limit(client, deck_catalog):
+    for _ in range(4):
+        html = add(client, "TS-001", shown="TS-001").content.decode()
+    assert '<span class="in-deck">4 in deck</span>' in hint_of(html, "TS-001")  # at the limit: fine
+
+    html = add(client, "TS-001", shown="TS-001").content.decode()
+
+    hint = hint_of(html, "TS-001")
+    assert '<span class="in-deck over-limit">5 in deck' in hint
+    assert '<span class="visually-hidden"> (over the copy limit)</span>' in hint
+    assert "6th copy; Apprentice allows 4" in hint
+    # The full page (the browser's first render) marks it the same way.
+    page = client.get(NEW, {"q": "Ember Squire 1"}).content.decode()
+    assert '<span class="in-deck over-limit">5 in deck' in hint_of(page, "TS-001")
+
+
 def test_the_full_page_shows_the_hints_too(client, deck_catalog):
     for _ in range(4):
         add(client, "TS-001")
