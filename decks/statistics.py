@@ -22,6 +22,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.db import connection, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from cards.models import Card, Faction, Printing, Ruler
@@ -494,7 +495,9 @@ def statistics_overview(*, ruler_slug: str | None = None, top: int = 20, per_rul
     faction_rows = list(
         FactionShare.objects.filter(**scope_filter).order_by("-decks", "faction_id", "other_faction_id")
     )
-    inclusions = list(CardInclusion.objects.filter(**scope_filter).order_by("-decks", "card_id")[:top])
+    inclusions = list(
+        CardInclusion.objects.filter(**scope_filter).order_by(*(f.copy() for f in _CARD_RANK), "card_id")[:top]
+    )
     per_ruler_rows = _top_cards_per_ruler(run=run, limit=per_ruler) if scope is None else []
     card_ids = {i.card_id for i in inclusions} | {row[1] for row in per_ruler_rows}
     card_names = dict(Card.objects.filter(pk__in=card_ids).values_list("pk", "name"))
@@ -502,7 +505,11 @@ def statistics_overview(*, ruler_slug: str | None = None, top: int = 20, per_rul
 
     def card_bar(card_id: int, decks: int, inclusion: float, avg_copies: float) -> Share:
         return Share(
-            card_names.get(card_id, "?"), decks, inclusion, f"{avg_copies:.2f} copies", _card_href(numbers.get(card_id))
+            card_names.get(card_id, "?"),
+            decks,
+            inclusion,
+            avg_copies_label(avg_copies),
+            _card_href(numbers.get(card_id)),
         )
 
     by_ruler: dict[int, list[Share]] = {}
@@ -534,15 +541,29 @@ def statistics_overview(*, ruler_slug: str | None = None, top: int = 20, per_rul
     )
 
 
+# Most played first; at the same inclusion the card played in more copies, then by name (never arbitrary).
+_CARD_RANK = (F("inclusion").desc(), F("avg_copies").desc(), F("card__name").asc())
+
+
+def avg_copies_label(avg_copies: float) -> str:
+    """ "avg 3.0 copies", "avg 1 copy": one decimal is all a reader of a bar needs."""
+    rounded = round(avg_copies, 1)
+    return "avg 1 copy" if rounded == 1 else f"avg {rounded:.1f} copies"
+
+
 def _top_cards_per_ruler(*, run: StatisticsRun, limit: int) -> list[tuple[int, int, int, float, float]]:
     """(ruler id, card id, decks, inclusion, avg copies) of each ruler's `limit` most played cards; one query."""
-    from django.db.models import F, Window
+    from django.db.models import Window
     from django.db.models.functions import RowNumber
 
     return list(
         CardInclusion.objects.filter(run=run, ruler__isnull=False)
         .annotate(
-            place=Window(RowNumber(), partition_by=[F("ruler_id")], order_by=[F("decks").desc(), F("card_id").asc()])
+            place=Window(
+                RowNumber(),
+                partition_by=[F("ruler_id")],
+                order_by=[*(f.copy() for f in _CARD_RANK), F("card_id").asc()],
+            )
         )
         .filter(place__lte=limit)
         .order_by("ruler_id", "place")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.utils.timezone import now
 
@@ -46,8 +48,32 @@ def test_the_page_shows_the_precomputed_figures_and_their_date(client, played):
     assert "&lt;Fire&gt; &amp; Ice" in html
     assert "<Fire>" not in html
     assert "Red &amp; Co" in html
-    assert "3.00 copies" in html  # average copies of <Fire> & Ice
+    assert "avg 3.0 copies" in html  # average copies of <Fire> & Ice
+    assert "avg 1 copy" in html  # Frost Hare
     assert 'href="/cards/ST-001/"' in html
+
+
+def test_cards_at_the_same_inclusion_rank_by_average_copies_then_name(client, rules):
+    # Created so that their ids are in neither order the page should show.
+    bravo, zulu, alpha = (
+        PrintingFactory(card=CardFactory(name=name), collector_number=number)
+        for name, number in [("Bravo", "ST-011"), ("Zulu", "ST-012"), ("Alpha", "ST-013")]
+    )
+    for _ in range(2):
+        deck = DeckFactory(visibility=Visibility.PUBLIC)
+        DeckCardFactory(deck=deck, printing=bravo, count=1)
+        DeckCardFactory(deck=deck, printing=zulu, count=3)
+        DeckCardFactory(deck=deck, printing=alpha, count=1)
+    statistics_recompute(min_pair_decks=1, min_pair_share=0)
+    html = client.get("/stats/").content.decode()
+
+    def order(section: str) -> list[str]:
+        part = html[html.index(section) :]
+        part = part[: part.index("</ul>")]
+        return re.findall(r'<a href="/cards/ST-\d+/">(\w+)</a>', part)
+
+    assert order("<h2>Most played cards</h2>") == ["Zulu", "Alpha", "Bravo"]
+    assert order("<h2>Top cards per ruler</h2>") == ["Zulu", "Alpha", "Bravo"]
 
 
 def test_the_page_narrows_to_one_ruler(client, played):
