@@ -11,7 +11,6 @@ Without /usr/bin/chromium the test skips, unless GATESITE_REQUIRE_BROWSER=1 (CI)
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -47,42 +46,6 @@ DECK = {
     "2025PS01-025": ("Tutorial Knightly Duel", 2),
 }
 LEVEL_TOTAL = 6
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    """Debian's Chromium, headless (never a downloaded browser)."""
-    if not CHROMIUM.exists():
-        reason = f"{CHROMIUM} is missing: `apt-get install -y chromium` to run the browser tests"
-        if os.environ.get("GATESITE_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"GATESITE_REQUIRE_BROWSER=1 but {reason}", pytrace=False)
-        pytest.skip(reason)
-    # Playwright's sync API runs an event loop in this thread, which Django's ORM would
-    # otherwise refuse to run under (SynchronousOnlyOperation) in the test's own queries.
-    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    from playwright.sync_api import sync_playwright
-
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-            yield browser
-            browser.close()
-    finally:
-        if previous is None:
-            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-        else:
-            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
-
-
-@pytest.fixture
-def practice_catalog(transactional_db: None) -> None:
-    """The rules and the practice set, committed so the live server's thread sees them."""
-    from cards.rules_loading import rules_load
-    from cards.services import card_files_import
-
-    rules_load()
-    card_files_import(paths=[str(p) for p in sorted((REPO / "data" / "practice").glob("*.json"))])
 
 
 @pytest.fixture

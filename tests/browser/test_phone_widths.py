@@ -1,0 +1,68 @@
+"""Pages fit a phone (375 px wide): no sideways scrolling of the page itself; wide tables scroll inside.
+
+My decks, browse, a deck page with a long-named deck, a card page. Screenshots go to
+test-results/browser/phone-widths/. Skips without /usr/bin/chromium unless GATESITE_REQUIRE_BROWSER=1.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.browser.test_editor_walkthrough import DECK, PHONE, SCREENSHOTS, TIMEOUT_MS
+
+LONG_NAME = "Trial Warlocks of the Cinder Keep and the Brass Citadel: Supercalifragilisticexpialidocious"
+
+
+@pytest.fixture
+def public_deck(practice_catalog: None) -> Any:
+    from django.contrib.auth import get_user_model
+
+    from decks.models import DeckDraft, Visibility
+    from decks.services import deck_create_from_draft, deck_tag_add, deck_visibility_set
+
+    owner = get_user_model().objects.create_user("phone-owner", password="a-long-test-password")
+    draft = DeckDraft(ruler="apprentice", main={number: count for number, (_, count) in DECK.items()})
+    deck = deck_create_from_draft(owner=owner, draft=draft, name=LONG_NAME)
+    deck_tag_add(deck=deck, name="tournament")
+    return deck_visibility_set(deck=deck, visibility=Visibility.PUBLIC)
+
+
+def test_the_pages_fit_a_phone_screen(chromium: Any, live_server: Any, public_deck: Any) -> None:
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(public_deck.owner)
+    context = chromium.new_context(viewport=PHONE, base_url=live_server.url)
+    context.set_default_timeout(TIMEOUT_MS)
+    context.add_cookies(
+        [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                "url": live_server.url,
+            }
+        ]
+    )
+    page = context.new_page()
+    folder = SCREENSHOTS / "phone-widths"
+    folder.mkdir(parents=True, exist_ok=True)
+    widths = {}
+    for name, url in [
+        ("my-decks", "/decks/"),
+        ("browse", "/decks/browse/"),
+        ("deck-page", f"/d/{public_deck.public_id}/"),
+        ("card-page", "/cards/2025PS01-001/"),
+    ]:
+        page.goto(url)
+        page.wait_for_load_state("networkidle")
+        page.wait_for_function("() => !document.querySelector('.htmx-request')")
+        page.screenshot(path=folder / f"{name}.png", full_page=True)
+        widths[name] = page.evaluate("() => document.documentElement.scrollWidth")
+    page.goto(f"/d/{public_deck.public_id}/")
+    assert page.get_by_test_id("deck-name").inner_text() == LONG_NAME
+    context.close()
+    too_wide = {name: width for name, width in widths.items() if width > PHONE["width"]}
+    assert too_wide == {}, f"pages wider than the phone (scrollWidth, px): {too_wide}"
