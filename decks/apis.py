@@ -373,7 +373,7 @@ class DeckOutputSerializer(serializers.Serializer):
     owner = serializers.CharField(source="owner.username")
     ruler = serializers.CharField(source="ruler.slug")
     geas = serializers.CharField(source="geas.slug", allow_null=True, default=None)
-    attribute = serializers.CharField(allow_blank=True)
+    attribute = serializers.CharField(allow_null=True, help_text="The unit attribute chosen, or null.")
     rules_date = serializers.DateField(allow_null=True)
     version = serializers.IntegerField()
     verdict = DeckVerdictSerializer(source="*")
@@ -395,7 +395,7 @@ class DeckOutputSerializer(serializers.Serializer):
             "owner": deck.owner.username,
             "ruler": deck.ruler.slug,
             "geas": deck.geas.slug if deck.geas is not None else None,
-            "attribute": deck.attribute,
+            "attribute": deck.attribute or None,  # null as in the validate API's body, not ""
             "rules_date": _date(deck.rules_date),
             "version": deck.version,
             "verdict": {

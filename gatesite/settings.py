@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_htmx",
     "template_partials",
     "django_celery_results",
@@ -185,6 +186,10 @@ SPECTACULAR_SETTINGS = {
     # A PATCH body's schema is its serializer's (PATCH /api/v1/decks/<id>/ requires `version`),
     # not a copy with every field made optional.
     "COMPONENT_SPLIT_PATCH": False,
+    # Swagger UI from this server's static files, not a CDN: the docs work offline and behind strict CSP.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # https://docs.celeryq.dev/en/stable/userguide/configuration.html
@@ -227,4 +232,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="WARNING")},
+    # Django's own default handlers on "django" would print each 403/404 warning a second time.
+    "loggers": {"django": {"handlers": [], "level": env.str("LOG_LEVEL", default="WARNING"), "propagate": True}},
 }

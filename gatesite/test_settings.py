@@ -19,6 +19,7 @@ STORAGES = {
 }
 SECURE_SSL_REDIRECT = False
 WHITENOISE_AUTOREFRESH = True
+WHITENOISE_USE_FINDERS = True  # static files straight from the apps, no collectstatic before the tests
 # No throttling: the suite (and schemathesis) send many requests from one client. The throttling
 # tests set rates with the `settings` fixture (gatesite/throttling.py reads them per request).
 REST_FRAMEWORK = {

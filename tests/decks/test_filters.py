@@ -40,3 +40,8 @@ def test_it_filters_by_ruler_legality_faction_and_card(decks):
     assert filtered(card="ember squire 1") == ["Squires"]
     assert filtered(card="TS-100") == ["Lancers"]
     assert filtered(card="Frost Hare") == []
+    # A collector number stands for its card: the deck plays the TS-901 reprint of TS-001's name.
+    assert filtered(card="TS-001") == ["Squires"]
+    # Part of a name, when no name or number matches whole.
+    assert filtered(card="lancer") == ["Lancers"]
+    assert filtered(card="no such card") == []

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.core.management import call_command
 
@@ -27,7 +29,15 @@ def test_it_generates_the_openapi_schema_without_warnings(tmp_path):
 @pytest.mark.django_db
 def test_it_serves_the_schema_and_the_browsable_docs(client):
     assert client.get("/api/v1/schema/").status_code == 200
-    assert client.get("/api/v1/docs/").status_code == 200
+    docs = client.get("/api/v1/docs/")
+    assert docs.status_code == 200
+    # Swagger UI comes from this server's static files (drf-spectacular-sidecar), never a CDN: works offline.
+    html = docs.content.decode()
+    assert "cdn.jsdelivr.net" not in html
+    bundle = re.search(r'src="([^"]*swagger-ui-bundle\.js)"', html)
+    assert bundle
+    assert bundle.group(1).startswith("/static/")
+    assert client.get(bundle.group(1)).status_code == 200
 
 
 def test_it_documents_every_deck_operation_and_its_errors(tmp_path):

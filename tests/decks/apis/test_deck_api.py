@@ -67,6 +67,7 @@ def test_it_creates_a_deck_and_answers_with_its_link_and_verdict(alice_client, d
     assert data["owner"] == "alice"
     assert data["ruler"] == "apprentice"
     assert data["geas"] is None
+    assert data["attribute"] is None  # as in the validate API's body, not ""
     assert data["main"] == [{"number": "TS-001", "name": "Ember Squire 1", "count": 4}]
     assert data["verdict"]["legal"] is False  # 4 cards are not a deck
     assert data["description"] == "Line 1\nLine 2"
