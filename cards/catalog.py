@@ -243,6 +243,13 @@ def _request_finished(**kwargs: Any) -> None:
     _local.token = None
 
 
+def catalog_request_reset() -> None:
+    """Forget the request this thread was in. Servers always finish a request; a test client request
+    whose view raised (or whose streaming body was never closed) sends no request_finished, and the
+    thread would keep that request's token for the rest of the run."""
+    _request_finished()
+
+
 def connect_signals() -> None:
     """Called once, from CardsConfig.ready."""
     for model in CATALOG_MODELS:

@@ -82,3 +82,13 @@ def celery_worker_on_redis(transactional_db: None) -> Iterator[Any]:
             yield worker
     finally:
         app.conf.task_always_eager = True
+
+
+@pytest.fixture(autouse=True)
+def catalog_request_state_reset() -> Iterator[None]:
+    """Each test starts outside any request, whatever an earlier test's unfinished request left behind."""
+    from cards.catalog import catalog_request_reset
+
+    catalog_request_reset()
+    yield
+    catalog_request_reset()
