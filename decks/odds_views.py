@@ -22,13 +22,12 @@ from gatesite.errors import ApplicationError
 from .models import Deck, DeckDraft
 from .selectors import (
     DeckDrawOdds,
-    deck_draft_new,
     deck_draft_of,
     deck_draw_odds,
     deck_get_for_viewer,
     deck_is_owned_by,
 )
-from .views import SESSION_DRAFT
+from .views import session_draft
 
 MAX_PICKED = 60
 
@@ -79,19 +78,9 @@ def _rows(odds: DeckDrawOdds) -> list[ChanceRow]:
     return [ChanceRow(r.turn, r.seen_first, r.seen_second, Chance(r.first), Chance(r.second)) for r in odds.rows]
 
 
-def _session_draft(request: HttpRequest) -> DeckDraft:
-    raw = request.session.get(SESSION_DRAFT)
-    if raw:
-        try:
-            return DeckDraft.from_session(raw)
-        except (KeyError, TypeError, ValueError):
-            pass  # the editor starts such a draft afresh; so do the odds
-    return deck_draft_new()
-
-
 @require_GET
 def draft_odds(request: HttpRequest) -> HttpResponse:
-    return _odds(request, draft=_session_draft(request), deck=None, back=reverse("decks:new"))
+    return _odds(request, draft=session_draft(request), deck=None, back=reverse("decks:new"))
 
 
 @require_GET

@@ -35,7 +35,7 @@ from .selectors import (
     deck_text_import,
 )
 from .services import StaleDeck, deck_update
-from .views import SESSION_DRAFT, _session_draft
+from .views import SESSION_DRAFT, session_draft
 
 # A pasted list is a few kilobytes; this bounds the work one request can ask for.
 MAX_IMPORT_CHARS = 50_000
@@ -93,7 +93,7 @@ def draft_import(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _import_page(request, deck=None, form=form, status=422)
     try:
-        result = deck_text_import(text=form.cleaned_data["text"], draft=_session_draft(request))
+        result = deck_text_import(text=form.cleaned_data["text"], draft=session_draft(request))
     except ApplicationError as exc:  # the draft's own rules cannot be judged any more
         form.add_error(None, exc.message)
         return _import_page(request, deck=None, form=form, status=422)
@@ -184,7 +184,7 @@ def _import_page(
 
 @require_GET
 def draft_share(request: HttpRequest) -> HttpResponse:
-    return redirect("decks:link", deck_draft_link(draft=_session_draft(request)))
+    return redirect("decks:link", deck_draft_link(draft=session_draft(request)))
 
 
 @require_GET

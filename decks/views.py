@@ -67,7 +67,8 @@ def _urls(deck: Deck | None) -> EditorUrls:
 # ---------------------------------------------------------------- the session's draft
 
 
-def _session_draft(request: HttpRequest) -> DeckDraft:
+def session_draft(request: HttpRequest) -> DeckDraft:
+    """The draft this session is editing (the editor, its text import, share link and odds read it)."""
     raw = request.session.get(SESSION_DRAFT)
     if raw:
         try:
@@ -80,7 +81,7 @@ def _session_draft(request: HttpRequest) -> DeckDraft:
 def _session_draft_state(request: HttpRequest) -> DeckEditorState:
     """The session draft judged; a draft the rules can no longer judge is replaced by a new one."""
     try:
-        return deck_editor_state(draft=_session_draft(request))
+        return deck_editor_state(draft=session_draft(request))
     except ApplicationError as exc:
         request.session.pop(SESSION_DRAFT, None)
         messages.warning(request, f"Your draft could not be opened ({exc.message}); here is a new one.")
@@ -154,7 +155,7 @@ def draft_change(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _refused(request, None, form.error_text())
     try:
-        draft = deck_draft_change(draft=_session_draft(request), change=form.change())
+        draft = deck_draft_change(draft=session_draft(request), change=form.change())
         state = deck_editor_state(draft=draft, also=_shown(request, form.cleaned_data["action"]))
     except ApplicationError as exc:
         return _refused(request, None, exc.message)
@@ -272,7 +273,7 @@ def draft_save(request: HttpRequest) -> HttpResponse:
     The GET only completes a save that a POST (with its CSRF token) asked for and that had to
     wait for the player to log in or sign up; otherwise it goes back to the draft.
     """
-    draft = _session_draft(request)
+    draft = session_draft(request)
     if request.method == "POST":
         form = DeckSaveForm(request.POST)
         if form.is_valid() and form.cleaned_data["name"]:
