@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 
 import pytest
+import time_machine
 from django.utils.html import escape
 
 from cards.importers.parsing import parse_card_file
@@ -21,6 +22,13 @@ pytestmark = pytest.mark.django_db
 TODAY = datetime.date(2026, 11, 22)
 CHANGED_ON = datetime.date(2026, 11, 20)
 VERDICT = ("legal", "judged_on", "illegal_since", "verdict_reason", "updated_at")
+
+
+@pytest.fixture(autouse=True)
+def _frozen_clock():
+    """Decks are saved and judged on TODAY whatever the calendar says, so the verdicts compared below agree."""
+    with time_machine.travel(datetime.datetime(2026, 11, 22, 12, tzinfo=datetime.UTC), tick=True):
+        yield
 
 
 def save(user, main, *, ruler="apprentice", geas=None, considering=None, rules_date=None):
