@@ -138,8 +138,8 @@ def _incremental(saves: int) -> dict[str, Any]:
     """Save a public deck `saves` times (a copy more, then back), hook included; then time the hook's task alone."""
     from django.db import transaction
 
+    from decks.drafts import deck_draft_of
     from decks.models import Deck, StatisticsChange, Visibility
-    from decks.selectors import deck_draft_of
     from decks.services import deck_update
     from decks.tasks import statistics_deck_changed
     from gatesite.celery import app
@@ -214,7 +214,7 @@ def _revalidations(args: argparse.Namespace, log: Path, queue: str, dbname: str)
         if revision.data != saved:
             revision.data = saved
             revision.save()
-            from decks.revalidation import decks_revalidate
+            from decks.revalidation.services import decks_revalidate
 
             decks_revalidate(ruler_ids=[apprentice.pk])
     return rows

@@ -322,8 +322,9 @@ def in_process(args: argparse.Namespace, editors: list[Editor], stamp: str) -> d
     from django.test import Client
 
     from cards.selectors import card_search
+    from decks.drafts import deck_draft_of
     from decks.models import Deck
-    from decks.selectors import deck_card_browser, deck_draft_of, deck_editor_state
+    from decks.selectors import deck_card_browser, deck_editor_state
 
     editor = editors[0]
     user = get_user_model().objects.get(username=editor.username)

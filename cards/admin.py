@@ -11,7 +11,7 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 
-from decks.revalidation import decks_revalidate_enqueue, revision_change_date
+from decks.revalidation.services import decks_revalidate_enqueue, revision_change_date
 
 from .forms import ImportUploadForm
 from .importers.records import ImportFileError

@@ -120,14 +120,14 @@ def rules_load(*, path: Path = RULES_FILE, force: bool = False) -> RulesLoadResu
 
 
 def _decks_revalidate_later(result: RulesLoadResult) -> None:
-    from decks.revalidation import decks_revalidate_enqueue
+    from decks.revalidation.services import decks_revalidate_enqueue
 
     for since, (ruler_ids, geas_ids) in sorted(result.revalidate.items()):
         decks_revalidate_enqueue(ruler_ids=ruler_ids, geas_ids=geas_ids, since=since)
 
 
 def _revalidate_note(result: RulesLoadResult, owner: dict[str, Any], effective_from: date) -> None:
-    from decks.revalidation import revision_change_date
+    from decks.revalidation.services import revision_change_date
 
     rulers, geases = result.revalidate.setdefault(revision_change_date(effective_from), (set(), set()))
     if "ruler" in owner:

@@ -327,7 +327,7 @@ def _catalog_analyze() -> None:
 
 def _decks_revalidate_later(plan: CatalogPlan, *, effective_date: date | None) -> None:
     """Decks playing a card whose rules fields changed are re-judged once the import commits."""
-    from decks.revalidation import decks_revalidate_enqueue
+    from decks.revalidation.services import decks_revalidate_enqueue
 
     card_ids = {c.card_id for c in plan.card_changes if any(f.field in ERRATA_FIELDS for f in c.changes)}
     decks_revalidate_enqueue(card_ids=card_ids, since=effective_date)

@@ -28,19 +28,16 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from decks.filters import DeckFilter
+from decks.drafts import DeckListLine, deck_draft_of, deck_judge, draft_section_of_lines
+from decks.library.filters import DeckFilter
 from decks.models import MAX_LINE_COUNT, MAX_LINES, Deck, DeckDraft, Section, Visibility
 from decks.rules.types import Report
 from decks.selectors import (
-    DeckListLine,
     deck_api_queryset,
     deck_card_lines,
-    deck_draft_of,
     deck_is_owned_by,
-    deck_judge,
     deck_list_owned,
     deck_list_public,
-    deck_section_counts,
 )
 from decks.services import StaleDeck, deck_delete, deck_save
 
@@ -551,7 +548,7 @@ def _draft_from(data: dict[str, Any], base: DeckDraft | None = None) -> DeckDraf
     for section in ("main", "resources"):
         if section in data:
             lines = [DeckListLine(**line) for line in data[section]]
-            changes[section] = deck_section_counts(section=section, lines=lines)
+            changes[section] = draft_section_of_lines(section=section, lines=lines, bounded=True)
     return replace(base, **changes)
 
 

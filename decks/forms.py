@@ -6,7 +6,6 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
 
 from cards.models import CardType
 
@@ -117,7 +116,3 @@ class CardFilterForm(forms.Form):
 
 class DeckSaveForm(forms.Form):
     name = forms.CharField(max_length=100, required=False, label="Deck name")
-
-
-class SignupForm(UserCreationForm):
-    """Django's sign-up form (username and password twice)."""

@@ -14,8 +14,8 @@ from cards.models import Printing
 from cards.selectors import attribute_exists, rules_choice_get
 from gatesite.errors import ApplicationError
 
-from .models import MAX_LINE_COUNT, MAX_LINES, SECTIONS, Deck, DeckCard, DeckDraft, DeckTag, DeckVersion, Visibility
-from .selectors import DraftJudgement, deck_draft_judge, deck_draft_of
+from .drafts import DraftJudgement, deck_draft_judge
+from .models import MAX_LINE_COUNT, MAX_LINES, SECTIONS, Deck, DeckCard, DeckDraft, DeckVersion, Visibility
 from .statistics import statistics_deck_saved
 
 
@@ -241,75 +241,6 @@ def deck_delete(*, deck: Deck) -> None:
 # ---------------------------------------------------------------- sharing, copies, tags, archive
 
 
-def deck_visibility_set(*, deck: Deck, visibility: str) -> Deck:
-    """Who may read the deck: private (the owner), unlisted (anyone with the link), public (also browse).
-
-    Not a change to the deck's list: no new version, and an editor open elsewhere stays current.
-    """
-    if visibility not in Visibility.values:
-        raise ApplicationError(f"Unknown visibility '{visibility}'.", field="visibility")
-    counted = deck.visibility == Visibility.PUBLIC and not deck.archived
-    Deck.objects.filter(pk=deck.pk).update(visibility=visibility)
-    deck.visibility = visibility
-    statistics_deck_saved(deck=deck, was_counted=counted)
-    return deck
-
-
-COPY_PREFIX = "Copy of "
-
-
-def deck_copy(*, source: Deck, owner: Any) -> Deck:
-    """Copy a deck into `owner`'s decks: private, named "Copy of …", linked to its source.
-
-    The source's copy count goes up in the same transaction with an F() update, so copies
-    made at the same moment are all counted. The considering board is the source owner's
-    scratch space and is not copied.
-    """
-    draft = replace(deck_draft_of(deck=source), considering={})
-    name = (COPY_PREFIX + source.name)[: Deck._meta.get_field("name").max_length]
-    with transaction.atomic():
-        copy = deck_create_from_draft(owner=owner, draft=draft, name=name)
-        Deck.objects.filter(pk=copy.pk).update(forked_from=source)
-        copy.forked_from = source
-        Deck.objects.filter(pk=source.pk).update(copies_count=F("copies_count") + 1)
-    return copy
-
-
-MAX_TAGS = 20
-
-
-def deck_tag_add(*, deck: Deck, name: str) -> DeckTag:
-    """Put a tag on a deck (adding one it has already is a no-op); ApplicationError for an empty, long or 21st tag."""
-    name = " ".join(name.split())
-    max_length = DeckTag._meta.get_field("name").max_length
-    if not name:
-        raise ApplicationError("A tag needs a name.", field="name")
-    if len(name) > max_length:
-        raise ApplicationError(f"A tag is at most {max_length} characters: '{name[:max_length]}…'.", field="name")
-    with transaction.atomic():
-        existing = DeckTag.objects.filter(deck=deck, name=name).first()
-        if existing is not None:
-            return existing
-        if DeckTag.objects.filter(deck=deck).count() >= MAX_TAGS:
-            raise ApplicationError(f"A deck has at most {MAX_TAGS} tags.", field="name")
-        # get_or_create: a second request adding the same tag at the same moment finds the first one's row.
-        tag, _ = DeckTag.objects.get_or_create(deck=deck, name=name)
-    return tag
-
-
-def deck_tag_remove(*, deck: Deck, name: str) -> None:
-    DeckTag.objects.filter(deck=deck, name=name).delete()
-
-
-def deck_archive_set(*, deck: Deck, archived: bool) -> Deck:
-    """Archive a deck (hidden from My decks and browse, still readable by its link) or bring it back."""
-    counted = deck.visibility == Visibility.PUBLIC and not deck.archived
-    Deck.objects.filter(pk=deck.pk).update(archived=archived)
-    deck.archived = archived
-    statistics_deck_saved(deck=deck, was_counted=counted)
-    return deck
-
-
 def deck_save(
     *,
     owner: Any,
@@ -337,4 +268,18 @@ def deck_save(
             deck = deck_update(deck=deck, draft=draft, base_version=base_version, judgement=judgement)
         if deck.visibility != visibility:
             deck_visibility_set(deck=deck, visibility=visibility)
+    return deck
+
+
+def deck_visibility_set(*, deck: Deck, visibility: str) -> Deck:
+    """Who may read the deck: private (the owner), unlisted (anyone with the link), public (also browse).
+
+    Not a change to the deck's list: no new version, and an editor open elsewhere stays current.
+    """
+    if visibility not in Visibility.values:
+        raise ApplicationError(f"Unknown visibility '{visibility}'.", field="visibility")
+    counted = deck.visibility == Visibility.PUBLIC and not deck.archived
+    Deck.objects.filter(pk=deck.pk).update(visibility=visibility)
+    deck.visibility = visibility
+    statistics_deck_saved(deck=deck, was_counted=counted)
     return deck

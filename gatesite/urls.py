@@ -5,22 +5,21 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from decks import statistics_apis, statistics_views
-from decks import text_views as deck_text_views
-from decks import views as deck_views
+from decks import urls as deck_urls
+from decks.decklists import urls as decklist_urls
 
 from . import apis, views
+from .accounts import views as account_views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz/", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
-    path("accounts/signup/", deck_views.signup, name="signup"),
+    path("accounts/signup/", account_views.signup, name="signup"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("decks/", include("decks.urls")),
-    path("d/<str:public_id>/export.txt", deck_text_views.deck_export_text, name="deck-export-text"),
-    path("d/<str:public_id>/export.json", deck_text_views.deck_export_json, name="deck-export-json"),
-    path("d/<str:public_id>/sheet/", deck_text_views.deck_sheet, name="deck-sheet"),
-    path("", include("decks.page_urls")),
+    path("", include(decklist_urls.export_urlpatterns)),
+    path("", include((deck_urls.deckpage_urlpatterns, "deckpages"))),
     path("cards/", include("cards.urls")),
     path("stats/", statistics_views.statistics_page, name="statistics"),
     path("api/v1/", include("cards.api_urls")),

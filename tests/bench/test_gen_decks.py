@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.db.models import Count
 
+from decks.drafts import deck_draft_judge, deck_draft_of
 from decks.models import Deck, DeckCard, DeckVersion, Section, Visibility
-from decks.selectors import deck_draft_judge, deck_draft_of
 
 pytestmark = pytest.mark.django_db
 

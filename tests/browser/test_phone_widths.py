@@ -19,8 +19,9 @@ LONG_NAME = "Trial Warlocks of the Cinder Keep and the Brass Citadel: Supercalif
 def public_deck(practice_catalog: None) -> Any:
     from django.contrib.auth import get_user_model
 
+    from decks.library.services import deck_tag_add
     from decks.models import DeckDraft, Visibility
-    from decks.services import deck_create_from_draft, deck_tag_add, deck_visibility_set
+    from decks.services import deck_create_from_draft, deck_visibility_set
 
     owner = get_user_model().objects.create_user("phone-owner", password="a-long-test-password")
     draft = DeckDraft(ruler="apprentice", main={number: count for number, (_, count) in DECK.items()})

@@ -15,7 +15,7 @@ from cards.importers.parsing import parse_card_file
 from cards.models import Card, CatalogVersion, Erratum, Printing, RulerRevision
 from cards.rules_loading import rules_load
 from cards.services import _catalog_analyze, card_catalog_import
-from decks.selectors import card_facts_by_number
+from decks.drafts import card_facts_by_number
 from tests.cards.factories import CardFactory, PrintingFactory
 
 pytestmark = pytest.mark.django_db

@@ -6,7 +6,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from cards.models import Card, Geas, Ruler
-from decks.revalidation import decks_revalidate
+from decks.revalidation.services import decks_revalidate
 
 
 class Command(BaseCommand):

@@ -9,8 +9,8 @@ from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
 from decks.apis import DeckDetailOutputSerializer, DeckOutputSerializer
+from decks.drafts import deck_draft_of
 from decks.models import Deck, DeckCard, DeckDraft, DeckVersion, Section, Visibility
-from decks.selectors import deck_draft_of
 from decks.services import deck_create_from_draft
 from tests.decks.factories import DeckFactory, legal_apprentice_main
 

@@ -12,7 +12,7 @@ from cards.importers.parsing import parse_card_file
 from cards.models import Card, Geas, GeasRevision, RulerRevision
 from cards.services import card_catalog_import
 from decks.models import Deck, DeckDraft
-from decks.revalidation import decks_revalidate, decks_revalidate_revisions_taking_effect
+from decks.revalidation.services import decks_revalidate, decks_revalidate_revisions_taking_effect
 from decks.services import deck_create_from_draft
 from tests.cards.factories import set_file
 from tests.decks.factories import legal_apprentice_main

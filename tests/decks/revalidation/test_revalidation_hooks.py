@@ -12,8 +12,9 @@ from django.utils import timezone
 from cards.models import Card, RulerRevision
 from cards.rules_loading import RULES_FILE, rules_load
 from decks.models import Deck, DeckDraft, StatisticsRun, Visibility
+from decks.revalidation.tasks import decks_revalidate
 from decks.services import deck_create_from_draft
-from decks.tasks import decks_revalidate, statistics_recompute
+from decks.tasks import statistics_recompute
 from tests.decks.factories import legal_apprentice_main
 
 

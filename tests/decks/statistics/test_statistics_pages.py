@@ -202,7 +202,8 @@ def test_the_api_without_figures(client, rules):
 def test_sharing_or_archiving_a_deck_marks_the_figures_stale_when_it_enters_or_leaves_them(
     user, deck_catalog, django_capture_on_commit_callbacks
 ):
-    from decks.services import deck_archive_set, deck_visibility_set
+    from decks.library.services import deck_archive_set
+    from decks.services import deck_visibility_set
 
     deck = deck_create_from_draft(owner=user, draft=DeckDraft(ruler="apprentice", main={"TS-001": 4}))
     with django_capture_on_commit_callbacks(execute=True):

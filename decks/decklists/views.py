@@ -1,0 +1,205 @@
+"""Deck lists in and out as text: export (text, JSON, registration sheet), import by pasting, share links.
+
+- /d/<public_id>/export.txt, export.json and sheet/: anyone who may read the deck
+  (deck_get_for_viewer: someone else's private deck is a 404).
+- /decks/new/import/ and /decks/<public_id>/import/: paste a list, see what it makes and every
+  line left out, then confirm; only the confirm changes the draft or the deck.
+- /decks/new/share/ and /decks/<public_id>/share/ redirect to /decks/link/<code>/, the deck
+  encoded in the URL (decks.decklists.link), readable by anyone, with "Save a copy".
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import content_disposition_header
+from django.utils.text import slugify
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from decks.drafts import deck_draft_of
+from decks.models import Deck, DeckDraft
+from decks.selectors import deck_editor_state, deck_get_for_owner, deck_get_for_viewer
+from decks.services import StaleDeck, deck_update
+from decks.views import SESSION_DRAFT, session_draft
+from gatesite.errors import ApplicationError
+
+from .forms import DeckImportForm
+from .selectors import (
+    TextImport,
+    deck_draft_from_link,
+    deck_draft_link,
+    deck_draft_text,
+    deck_draft_validate_body,
+    deck_text_import,
+)
+
+
+def _download_name(deck: Deck, extension: str) -> str:
+    return f"{slugify(deck.name, allow_unicode=True) or 'deck'}.{extension}"
+
+
+# ---------------------------------------------------------------- export
+
+
+@require_GET
+def deck_export_text(request: HttpRequest, public_id: str) -> HttpResponse:
+    deck = deck_get_for_viewer(public_id=public_id, user=request.user)
+    response = HttpResponse(deck_draft_text(draft=deck_draft_of(deck=deck)), content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = content_disposition_header(True, _download_name(deck, "txt"))
+    return response
+
+
+@require_GET
+def deck_export_json(request: HttpRequest, public_id: str) -> HttpResponse:
+    """The deck as the body POST /api/v1/decks/validate/ takes: post it back to judge the deck."""
+    deck = deck_get_for_viewer(public_id=public_id, user=request.user)
+    response = JsonResponse(deck_draft_validate_body(draft=deck_draft_of(deck=deck)), json_dumps_params={"indent": 2})
+    response["Content-Disposition"] = content_disposition_header(True, _download_name(deck, "json"))
+    return response
+
+
+@require_GET
+def deck_sheet(request: HttpRequest, public_id: str) -> HttpResponse:
+    """A deck registration sheet to print for a tournament (the page's print stylesheet lays it out)."""
+    deck = deck_get_for_viewer(public_id=public_id, user=request.user)
+    state = deck_editor_state(draft=deck_draft_of(deck=deck))
+    return render(request, "decks/deck_sheet.html", {"deck": deck, "editor": state})
+
+
+# ---------------------------------------------------------------- import by pasting
+
+
+@require_http_methods(["GET", "POST"])
+def draft_import(request: HttpRequest) -> HttpResponse:
+    """Paste a list over the session's draft (anyone); the confirm replaces the draft's deck."""
+    if request.method == "GET":
+        return _import_page(request, deck=None, form=DeckImportForm())
+    form = DeckImportForm(request.POST)
+    if not form.is_valid():
+        return _import_page(request, deck=None, form=form, status=422)
+    try:
+        result = deck_text_import(text=form.cleaned_data["text"], draft=session_draft(request))
+    except ApplicationError as exc:  # the draft's own rules cannot be judged any more
+        form.add_error(None, exc.message)
+        return _import_page(request, deck=None, form=form, status=422)
+    if not _confirmed(request, form, result):
+        return _import_page(request, deck=None, form=form, result=result)
+    assert result.draft is not None
+    request.session[SESSION_DRAFT] = result.draft.to_session()
+    messages.success(request, f"Your draft is now the pasted list ({_lines_note(result)}).")
+    return redirect("decks:new")
+
+
+@require_http_methods(["GET", "POST"])
+def deck_import(request: HttpRequest, public_id: str) -> HttpResponse:
+    """Paste a list over a saved deck (its owner); the confirm saves it as a new version."""
+    deck = deck_get_for_owner(public_id=public_id, user=request.user, write=request.method == "POST")
+    if request.method == "GET":
+        return _import_page(request, deck=deck, form=DeckImportForm())
+    form = DeckImportForm(request.POST)
+    if not form.is_valid():
+        return _import_page(request, deck=deck, form=form, status=422)
+    result = deck_text_import(text=form.cleaned_data["text"], draft=deck_draft_of(deck=deck))
+    base_version = form.cleaned_data["base_version"] or deck.version
+    try:
+        if form.cleaned_data["confirm"] and base_version != deck.version:
+            raise StaleDeck(base_version=base_version, version=deck.version)
+        if not _confirmed(request, form, result):
+            return _import_page(request, deck=deck, form=form, result=result)
+        assert result.draft is not None
+        assert result.state is not None
+        deck = deck_update(deck=deck, draft=result.draft, base_version=base_version, judgement=result.state.judgement)
+    except StaleDeck as exc:
+        fresh = deck_get_for_owner(public_id=public_id, user=request.user)
+        again = deck_text_import(text=form.cleaned_data["text"], draft=deck_draft_of(deck=fresh))
+        return _import_page(request, deck=fresh, form=form, result=again, conflict=exc.message, status=409)
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+        return _import_page(request, deck=deck, form=form, result=result, status=422)
+    messages.success(request, f"Saved the pasted list as version {deck.version} ({_lines_note(result)}).")
+    return redirect("decks:edit", deck.public_id)
+
+
+def _confirmed(request: HttpRequest, form: DeckImportForm, result: TextImport) -> bool:
+    """A confirm of exactly the result the preview showed; anything else shows the preview (again)."""
+    if not form.cleaned_data["confirm"] or result.blocked:
+        return False
+    if form.cleaned_data["fingerprint"] != result.fingerprint:
+        messages.warning(
+            request, "The result changed since the preview (the deck or the catalog changed): check it again."
+        )
+        return False
+    return True
+
+
+def _lines_note(result: TextImport) -> str:
+    cards = len(result.parsed.lines)
+    skipped = len(result.errors)
+    note = f"{cards} card line{'s' if cards != 1 else ''} read"
+    return f"{note}, {skipped} left out" if skipped else note
+
+
+def _import_page(
+    request: HttpRequest,
+    *,
+    deck: Deck | None,
+    form: DeckImportForm,
+    result: TextImport | None = None,
+    conflict: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    if deck is None:
+        action, back = reverse("decks:new-import"), reverse("decks:new")
+    else:
+        action, back = reverse("decks:import", args=[deck.public_id]), reverse("decks:edit", args=[deck.public_id])
+    context = {
+        "deck": deck,
+        "form": form,
+        "result": result,
+        "editor": result.state if result else None,
+        "action": action,
+        "back": back,
+        "conflict": conflict,
+    }
+    return render(request, "decks/deck_import.html", context, status=status)
+
+
+# ---------------------------------------------------------------- share links
+
+
+@require_GET
+def draft_share(request: HttpRequest) -> HttpResponse:
+    return redirect("decks:link", deck_draft_link(draft=session_draft(request)))
+
+
+@require_GET
+def deck_share(request: HttpRequest, public_id: str) -> HttpResponse:
+    deck = deck_get_for_viewer(public_id=public_id, user=request.user)
+    return redirect("decks:link", deck_draft_link(draft=deck_draft_of(deck=deck)))
+
+
+@require_GET
+def deck_link(request: HttpRequest, code: str) -> HttpResponse:
+    """A deck carried by its link: read-only, judged afresh, with "Save a copy"."""
+    try:
+        draft = deck_draft_from_link(code=code)
+        state = deck_editor_state(draft=draft)
+    except ApplicationError as exc:
+        return render(request, "decks/deck_link.html", {"error": exc.message}, status=400)
+    context = {"editor": state, "code": code, "text": deck_draft_text(draft=draft)}
+    return render(request, "decks/deck_link.html", context)
+
+
+@require_POST
+def deck_link_copy(request: HttpRequest, code: str) -> HttpResponse:
+    """Load a linked deck into the session's draft; the editor's save asks for an account if needed."""
+    try:
+        draft = deck_draft_from_link(code=code)
+        deck_editor_state(draft=draft)  # refuse a deck the rules here cannot judge (unknown ruler, …)
+    except ApplicationError as exc:
+        return render(request, "decks/deck_link.html", {"error": exc.message}, status=400)
+    request.session[SESSION_DRAFT] = DeckDraft.to_session(draft)
+    messages.success(request, "The shared deck is now your draft: change it, then save it to keep it.")
+    return redirect("decks:new")

@@ -1,0 +1,246 @@
+"""The one adapter between decks and the rules engine: any deck becomes the engine's input here.
+
+Every way a deck reaches the engine goes through this module: a saved deck (deck_draft_of), the
+editor's session draft, a share link and a pasted deck list (both become a DeckDraft), the body
+of the validate and deck APIs (deck lines by collector number or name: draft_section_of_lines),
+and the revalidation job's rows (deck_snapshot_of). A DeckDraft is the common form: copies per
+collector number, per section.
+
+**Cards the catalog does not know** (the one rule, stated once):
+- in what a player or a client *types* (an API body's line, a pasted list's line), an unknown card
+  is an error that names its line (ApplicationError here; decks.decklists words its own per line);
+- in a deck already *stored* (a saved deck, a session draft, a share link, a past version), whose
+  printings were known when it was stored, a printing since removed from the catalog is left out
+  of the judgement and listed in `DraftJudgement.missing`, so the deck can still be opened and
+  fixed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from django.utils import timezone
+
+from cards.catalog import catalog_memory
+from cards.models import Printing, Ruler
+from cards.selectors import RulesChoice, attribute_exists, card_facts_rows, joined_values, rules_choice_get
+from decks.rules.engine import validate_deck
+from decks.rules.types import CardFacts, DeckEntry, Report
+from decks.rules.types import Deck as DeckSnapshot
+from gatesite.errors import ApplicationError
+
+from .models import MAX_LINE_COUNT, MAX_LINES, SECTIONS, Deck, DeckCard, DeckDraft, Section
+
+# The most printings besides the deck's own that one judgement looks up (the card browser's page).
+MAX_ALSO = 200
+# The sections the engine judges; the considering board is the owner's scratch space.
+JUDGED_SECTIONS = (Section.MAIN, Section.RESOURCES)
+
+
+@dataclass(frozen=True)
+class DeckListLine:
+    """One line of a deck list as a client sends it: a card by collector number or by name."""
+
+    count: int
+    number: str | None = None
+    name: str | None = None
+
+
+@dataclass(frozen=True)
+class DraftJudgement:
+    """A draft resolved against the catalog and judged by the rules in force on its date."""
+
+    draft: DeckDraft
+    choice: RulesChoice
+    deck: DeckSnapshot
+    report: Report
+    # The engine's facts for every printing the draft names that the catalog has (and for the
+    # printings deck_draft_judge was asked to look up `also`).
+    facts: dict[str, CardFacts]
+    # Collector numbers the draft names that the catalog does not have (left out of the deck).
+    missing: tuple[str, ...]
+
+
+# ---------------------------------------------------------------- the catalog, as the engine sees it
+
+
+def printing_of_names(names: Collection[str]) -> dict[str, str]:
+    """One collector number for each card name the catalog has (its lowest), remembered while the catalog is unchanged."""
+    if not names:
+        return {}
+    known = catalog_memory().number_of_name
+    missing = [n for n in names if n not in known]
+    if missing:
+        known.update(
+            Printing.objects.filter(card__name__in=missing)
+            .order_by("-collector_number")
+            .values_list("card__name", "collector_number")
+        )
+    return {name: known[name] for name in names if name in known}
+
+
+def card_facts_by_number(numbers: Iterable[str]) -> dict[str, CardFacts]:
+    """The engine's facts (as cards.selectors.card_facts makes them) for printings, by collector number.
+
+    From this process's catalog memory (cards.catalog), which fetches what it lacks in one query
+    and no model instances (cards.selectors.card_facts_rows): this runs on every change in the
+    editor and every validate request. Printings of one name share one CardFacts object.
+    Unknown numbers are left out.
+    """
+    memory = catalog_memory()
+    known, by_card = memory.facts, memory.facts_by_card
+    wanted = set(numbers)
+    missing = [n for n in wanted if n not in known]
+    if missing:
+        for number, card_id, name, card_type, faction, level, cnt, legend, text, attributes, printed in card_facts_rows(
+            missing
+        ):
+            card = by_card.get(card_id)
+            if card is None:
+                card = by_card[card_id] = CardFacts(
+                    name=name,
+                    type=card_type,
+                    faction=faction,
+                    attributes=frozenset(joined_values(attributes)),
+                    level=level,
+                    cnt=bool(cnt),
+                    legend=bool(legend),
+                    text=text,
+                    collector_numbers=tuple(sorted(joined_values(printed))),
+                )
+            known[number] = card
+    return {number: known[number] for number in wanted if number in known}
+
+
+# ---------------------------------------------------------------- any deck -> a draft
+
+
+def deck_draft_of(*, deck: Deck) -> DeckDraft:
+    """A saved deck as a draft (expects deck_get_for_owner's select_related); one query."""
+    sections: dict[str, dict[str, int]] = {s: {} for s in SECTIONS}
+    for number, section, count in DeckCard.objects.filter(deck=deck).values_list(
+        "printing__collector_number", "section", "count"
+    ):
+        sections[section][number] = count
+    return DeckDraft(
+        ruler=deck.ruler.slug,
+        geas=deck.geas.slug if deck.geas else None,
+        attribute=deck.attribute,
+        rules_date=deck.rules_date,
+        name=deck.name,
+        description=deck.description,
+        main=sections["main"],
+        resources=sections["resources"],
+        considering=sections["considering"],
+    )
+
+
+def deck_draft_new() -> DeckDraft:
+    """An empty draft for the first ruler of the rules; ApplicationError if no rules are loaded."""
+    slug = Ruler.objects.values_list("slug", flat=True).first()
+    if slug is None:
+        raise ApplicationError("No rulers are loaded yet (run `manage.py load_rules`).")
+    return DeckDraft(ruler=slug)
+
+
+def draft_section_of_lines(*, section: str, lines: Sequence[DeckListLine], bounded: bool = False) -> dict[str, int]:
+    """A section of a typed deck list (cards by collector number or name) as copies per collector number.
+
+    A card named by name counts as its lowest collector number (printing_of_names). Both lookups
+    go through the catalog memory, so a list of known cards costs no query. ApplicationError names
+    the first line that is not in the catalog and, when `bounded` (a deck to be saved), a section
+    past a saved deck's sizes.
+    """
+    number_of_name = printing_of_names({ln.name for ln in lines if ln.name})
+    known = card_facts_by_number({ln.number for ln in lines if ln.number})
+    counts: dict[str, int] = {}
+    for i, line in enumerate(lines):
+        number = line.number if line.number in known else number_of_name.get(line.name or "")
+        if number is None:
+            ref = f"collector number '{line.number}'" if line.number else f"name '{line.name}'"
+            raise ApplicationError(f"{section}[{i}]: no card with {ref}.", field=f"{section}[{i}]")
+        counts[number] = counts.get(number, 0) + line.count
+        if bounded and counts[number] > MAX_LINE_COUNT:
+            raise ApplicationError(
+                f"{section}[{i}]: a deck keeps at most {MAX_LINE_COUNT} copies of one printing ({number}).",
+                field=f"{section}[{i}]",
+            )
+    if bounded and len(counts) > MAX_LINES:
+        raise ApplicationError(f"{section}: a deck keeps at most {MAX_LINES} different printings.", field=section)
+    return counts
+
+
+# ---------------------------------------------------------------- a draft -> the engine
+
+
+def deck_snapshot_of(
+    *,
+    sections: Mapping[str, Mapping[str, int]],
+    attribute: str | None,
+    facts: Mapping[str, CardFacts],
+    chosen: Collection[str] | None = None,
+) -> DeckSnapshot:
+    """The engine's deck: copies per collector number of the judged sections; printings without facts are left out.
+
+    `chosen`: the printings the player named by collector number, when some were resolved from a
+    card name only (a typed list); those others stand for any printing of their name (a ruler's
+    card pool accepts them if any printing is in it). None: every printing was chosen (a draft).
+    """
+
+    def entries(section: str) -> tuple[DeckEntry, ...]:
+        return tuple(
+            DeckEntry(facts[number], count, number if chosen is None or number in chosen else None)
+            for number, count in sorted(sections.get(section, {}).items())
+            if number in facts
+        )
+
+    return DeckSnapshot(main=entries(Section.MAIN), resources=entries(Section.RESOURCES), attribute=attribute or None)
+
+
+def deck_draft_judge(*, draft: DeckDraft, today: date | None = None, also: Iterable[str] = ()) -> DraftJudgement:
+    """Resolve and judge a draft: the rules (2-4 queries) and its cards (1 query, none when remembered).
+
+    `also`: more collector numbers whose facts to fetch in the same query (the card browser's
+    printings, for the editor's hints); they join `facts`, not the deck.
+    """
+    on = draft.rules_date or today or timezone.localdate()
+    choice = rules_choice_get(ruler_slug=draft.ruler, geas_slug=draft.geas, on=on)
+    numbers = draft.numbers()
+    facts = card_facts_by_number(numbers.union(list(dict.fromkeys(also))[:MAX_ALSO]))
+    sections = {section: draft.section(section) for section in JUDGED_SECTIONS}
+    deck = deck_snapshot_of(sections=sections, attribute=draft.attribute, facts=facts)
+    missing = tuple(sorted(numbers - set(facts)))
+    return DraftJudgement(draft, choice, deck, validate_deck(deck, choice.rules), facts, missing)
+
+
+def deck_judge(
+    *,
+    ruler: str,
+    geas: str | None,
+    on: date,
+    attribute: str | None,
+    main: Sequence[DeckListLine],
+    resources: Sequence[DeckListLine],
+) -> DraftJudgement:
+    """Judge a typed deck list (the validate API's body) against the rules in force on a date.
+
+    ApplicationError names an unknown ruler, geas, attribute or card (the first, in that order).
+    """
+    choice = rules_choice_get(ruler_slug=ruler, geas_slug=geas, on=on)
+    if attribute and not attribute_exists(attribute):
+        raise ApplicationError(f"Unknown attribute '{attribute}'.", field="attribute")
+    draft = DeckDraft(
+        ruler=ruler,
+        geas=geas,
+        attribute=attribute or "",
+        rules_date=on,
+        main=draft_section_of_lines(section="main", lines=main),
+        resources=draft_section_of_lines(section="resources", lines=resources),
+    )
+    chosen = {line.number for line in (*main, *resources) if line.number}
+    facts = card_facts_by_number(draft.numbers())
+    sections = {section: draft.section(section) for section in JUDGED_SECTIONS}
+    deck = deck_snapshot_of(sections=sections, attribute=draft.attribute, facts=facts, chosen=chosen)
+    return DraftJudgement(draft, choice, deck, validate_deck(deck, choice.rules), facts, ())

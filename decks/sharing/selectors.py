@@ -1,0 +1,158 @@
+"""The deck page: a deck (or one past version) as a viewer may see it, judged afresh, with its history."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import date
+from typing import Any
+
+from django.http import Http404
+
+from cards.models import Geas, Ruler
+from decks.drafts import deck_draft_of
+from decks.models import Deck, DeckDraft, DeckVersion
+from decks.selectors import (
+    DeckEditorState,
+    deck_card_names,
+    deck_editor_state,
+    deck_get_for_viewer,
+    deck_is_owned_by,
+    deck_is_readable_by,
+)
+from decks.sharing.history import CARD_SECTIONS, Changelog, deck_changelog
+from gatesite.errors import ApplicationError
+
+
+def _rules_labels(*, snapshots: Sequence[Mapping[str, Any]], known: Mapping[str, str]) -> dict[str, str]:
+    """Ruler and geas names by slug, looked up only when the snapshots change them (usually no query)."""
+    rulers = {s.get("ruler") for s in snapshots} - {None, ""}
+    geases = {s.get("geas") for s in snapshots} - {None, ""}
+    labels = dict(known)
+    if len(rulers) > 1 and rulers - set(labels):
+        labels.update(Ruler.objects.filter(slug__in=rulers - set(labels)).values_list("slug", "name"))
+    changed = len(geases) > 1 or (geases and any(not s.get("geas") for s in snapshots))
+    if changed and geases - set(labels):
+        labels.update(Geas.objects.filter(slug__in=geases - set(labels)).values_list("slug", "name"))
+    return labels
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One saved version of a deck and what that save changed."""
+
+    version: int
+    created_at: Any
+    changelog: Changelog
+
+
+HISTORY_SHOWN = 10
+
+
+def deck_history(
+    *,
+    deck: Deck,
+    upto: int | None = None,
+    limit: int = HISTORY_SHOWN,
+    names: Mapping[str, str] | None = None,
+    labels: Mapping[str, str] | None = None,
+) -> list[HistoryEntry]:
+    """The latest `limit` versions of a deck up to version `upto`, newest first, each with its changelog.
+
+    One query for the versions (and the one before the oldest shown, to compare with), one for
+    the names of cards `names` does not already give (none when it gives them all), one each
+    for ruler and geas names the history changes and `labels` (by slug) does not give.
+    """
+    versions = DeckVersion.objects.filter(deck=deck)
+    if upto is not None:
+        versions = versions.filter(version__lte=upto)
+    rows = list(versions.order_by("-version").values_list("version", "created_at", "snapshot")[: limit + 1])
+    known = dict(names or {})
+    numbers = {n for _, _, snap in rows for section in CARD_SECTIONS for n in (snap.get(section) or {})}
+    known.update(deck_card_names(numbers=numbers - set(known)))
+    labels = _rules_labels(snapshots=[snap for _, _, snap in rows], known=labels or {})
+    entries = []
+    for i, (version, created_at, snapshot) in enumerate(rows[:limit]):
+        before = rows[i + 1][2] if i + 1 < len(rows) else None
+        changelog = deck_changelog(before, snapshot, names=known, labels=labels)
+        if before is None and version > 1:
+            # The version before this one is past the limit: say nothing rather than "created".
+            continue
+        entries.append(HistoryEntry(version, created_at, changelog))
+    return entries
+
+
+def deck_version_get(*, deck: Deck, version: int) -> DeckVersion:
+    """One saved version of a deck; Http404 if the deck has no such version."""
+    found = DeckVersion.objects.filter(deck=deck, version=version).first()
+    if found is None:
+        raise Http404("No such version of this deck.")
+    return found
+
+
+@dataclass(frozen=True)
+class DeckPage:
+    """What a deck's page shows: the deck (as saved, or as one past version) judged afresh, and its history."""
+
+    deck: Deck
+    # None when the rules can no longer judge the deck (e.g. its geas is not in force); `problem` says why.
+    state: DeckEditorState | None
+    problem: str
+    history: list[HistoryEntry]
+    # The deck this one was copied from, when the viewer may read it.
+    source: Deck | None
+    is_owner: bool
+
+    @property
+    def description(self) -> str:
+        """The description as saved in the version shown (a past version's may differ from today's)."""
+        return self.state.draft.description if self.state else self.deck.description
+
+    @property
+    def summary(self) -> str:
+        """One line for link previews: ruler (and geas, attribute) and the verdict with its rules date."""
+        if self.state is None:
+            return f"{self.deck.ruler.name} deck · cannot be judged: {self.problem}"
+        choice = self.state.choice
+        rules = choice.ruler.name + (f" with {choice.geas.name}" if choice.geas else "")
+        if self.state.draft.attribute:
+            rules += f" ({self.state.draft.attribute})"
+        report = self.state.report
+        count = len(report.violations)
+        verdict = "Legal" if report.legal else f"Not legal ({count} problem{'s' if count != 1 else ''})"
+        return f"{rules} · {self.state.main_count} cards · {verdict} under the rules of {choice.on:%Y-%m-%d}"
+
+
+def deck_page_get(*, public_id: str, user: Any, version: int | None = None, today: date | None = None) -> DeckPage:
+    """The deck page (or a past version's page) as `user` may see it; Http404 like deck_get_for_viewer.
+
+    Queries: the deck, its cards, the rules (1-2), the cards' facts, its versions, and the
+    source deck when it is a copy; names of cards since removed cost one more.
+    """
+    deck = deck_get_for_viewer(public_id=public_id, user=user)
+    if version is None:
+        # The considering board is the owner's scratch space, not part of the shared deck.
+        draft = replace(deck_draft_of(deck=deck), considering={})
+    else:
+        try:
+            draft = DeckDraft.from_session(deck_version_get(deck=deck, version=version).snapshot)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise Http404("This version of the deck cannot be read.") from exc
+    state, problem = None, ""
+    try:
+        state = deck_editor_state(draft=draft, today=today)
+    except ApplicationError as exc:
+        problem = exc.message
+    names = {number: facts.name for number, facts in state.judgement.facts.items()} if state else {}
+    labels = {}
+    if state:
+        labels[state.choice.ruler.slug] = state.choice.ruler.name
+        if state.choice.geas:
+            labels[state.choice.geas.slug] = state.choice.geas.name
+    history = deck_history(deck=deck, upto=version, limit=1 if version else HISTORY_SHOWN, names=names, labels=labels)
+    source = None
+    if deck.forked_from_id:
+        source = Deck.objects.only("public_id", "name", "visibility", "owner_id").filter(pk=deck.forked_from_id).first()
+        if source is not None and not deck_is_readable_by(deck=source, user=user):
+            source = None
+    return DeckPage(deck, state, problem, history, source, deck_is_owned_by(deck=deck, user=user))

@@ -1,0 +1,32 @@
+"""Writes of the deck page: who may read a deck, and copying one into your decks."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+
+from decks.drafts import deck_draft_of
+from decks.models import Deck
+from decks.services import deck_create_from_draft
+
+COPY_PREFIX = "Copy of "
+
+
+def deck_copy(*, source: Deck, owner: Any) -> Deck:
+    """Copy a deck into `owner`'s decks: private, named "Copy of …", linked to its source.
+
+    The source's copy count goes up in the same transaction with an F() update, so copies
+    made at the same moment are all counted. The considering board is the source owner's
+    scratch space and is not copied.
+    """
+    draft = replace(deck_draft_of(deck=source), considering={})
+    name = (COPY_PREFIX + source.name)[: Deck._meta.get_field("name").max_length]
+    with transaction.atomic():
+        copy = deck_create_from_draft(owner=owner, draft=draft, name=name)
+        Deck.objects.filter(pk=copy.pk).update(forked_from=source)
+        copy.forked_from = source
+        Deck.objects.filter(pk=source.pk).update(copies_count=F("copies_count") + 1)
+    return copy

@@ -1,0 +1,68 @@
+"""The deck page /d/<public_id>/ and its past versions; the owner's visibility switch; Copy to my decks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from decks.selectors import deck_get_for_change, deck_get_for_viewer
+from decks.services import deck_visibility_set
+from gatesite.errors import ApplicationError
+
+from .forms import VisibilityForm
+from .navigation import back_to_page, login_first
+from .selectors import DeckPage, deck_page_get
+from .services import deck_copy
+
+
+@require_GET
+def deck_page(request: HttpRequest, public_id: str) -> HttpResponse:
+    page = deck_page_get(public_id=public_id, user=request.user)
+    return _page(request, page, past=None)
+
+
+@require_GET
+def deck_version_page(request: HttpRequest, public_id: str, version: int) -> HttpResponse:
+    page = deck_page_get(public_id=public_id, user=request.user, version=version)
+    past = {
+        "version": version,
+        "previous": version - 1 if version > 1 else None,
+        "next": version + 1 if version < page.deck.version else None,
+        "saved_at": page.history[0].created_at if page.history else None,
+    }
+    return _page(request, page, past=past)
+
+
+def _page(request: HttpRequest, page: DeckPage, *, past: dict[str, Any] | None) -> HttpResponse:
+    context = {"page": page, "deck": page.deck, "past": past, "share_url": request.build_absolute_uri(request.path)}
+    return render(request, "decks/deck_page.html", context)
+
+
+@login_first
+@require_POST
+def deck_visibility(request: HttpRequest, public_id: str) -> HttpResponse:
+    deck = deck_get_for_change(public_id=public_id, user=request.user)
+    form = VisibilityForm(request.POST)
+    if form.is_valid():
+        deck_visibility_set(deck=deck, visibility=form.cleaned_data["visibility"])
+        messages.success(request, f"“{deck.name}” is now {deck.get_visibility_display().lower()}.")
+    else:
+        messages.error(request, "Visibility not changed: choose private, unlisted or public.")
+    return back_to_page(request, deck)
+
+
+@login_first
+@require_POST
+def deck_copy_view(request: HttpRequest, public_id: str) -> HttpResponse:
+    source = deck_get_for_viewer(public_id=public_id, user=request.user)
+    try:
+        copy = deck_copy(source=source, owner=request.user)
+    except ApplicationError as exc:
+        messages.error(request, f"Could not copy “{source.name}”: {exc.message}")
+        return redirect("deckpages:page", source.public_id)
+    messages.success(request, f"Copied to your decks as “{copy.name}” (private until you share it).")
+    return redirect("decks:edit", copy.public_id)

@@ -1,0 +1,84 @@
+"""decks.drafts: every deck reaches the engine through one adapter, with one rule for unknown cards."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+
+from cards.models import Printing
+from decks.drafts import (
+    DeckListLine,
+    card_facts_by_number,
+    deck_draft_judge,
+    deck_judge, deck_snapshot_of, draft_section_of_lines
+from decks.models import DeckDraft
+from gatesite.errors import ApplicationError
+from tests.decks.factories import legal_apprentice_main
+
+pytestmark = pytest.mark.django_db
+
+ON = datetime.date(2026, 11, 22)
+
+
+def _lines(counts):
+    return [DeckListLine(count=c, number=n) for n, c in counts.items()]
+
+
+def test_it_names_the_line_of_an_unknown_card_in_a_typed_list(deck_catalog):
+    lines = [DeckListLine(count=4, number="TS-001"), DeckListLine(count=1, name="No Such Card")]
+
+    with pytest.raises(ApplicationError, match=r"main\[1\]: no card with name 'No Such Card'\.") as caught:
+        deck_judge(ruler="apprentice", geas=None, on=ON, attribute=None, main=lines, resources=[])
+
+    assert caught.value.field == "main[1]"
+
+
+def test_it_leaves_out_and_lists_a_printing_a_stored_deck_names_that_the_catalog_lost(deck_catalog):
+    main = {**legal_apprentice_main(), "TS-999": 2}
+
+    judgement = deck_draft_judge(draft=DeckDraft(ruler="apprentice", main=main, rules_date=ON))
+
+    assert judgement.missing == ("TS-999",)
+    assert "TS-999" not in {entry.printing for entry in judgement.deck.main}
+    assert judgement.report.summary.size == 50
+
+
+def test_a_typed_list_and_the_same_deck_as_a_draft_get_the_same_verdict(deck_catalog):
+    main = {**legal_apprentice_main(), "TS-100": 1}  # 51 cards, two factions: not legal
+
+    typed = deck_judge(ruler="apprentice", geas=None, on=ON, attribute=None, main=_lines(main), resources=[])
+    stored = deck_draft_judge(draft=DeckDraft(ruler="apprentice", main=main, rules_date=ON))
+
+    assert not typed.report.legal
+    assert typed.report == stored.report
+    assert typed.deck == stored.deck
+
+
+def test_a_card_named_by_name_stands_for_any_printing_of_it(deck_catalog):
+    lines = [DeckListLine(count=3, name="Ember Squire 1"), DeckListLine(count=1, number="TS-901")]
+
+    judgement = deck_judge(ruler="apprentice", geas=None, on=ON, attribute=None, main=lines, resources=[])
+
+    assert {(e.printing, e.count) for e in judgement.deck.main} == {(None, 3), ("TS-901", 1)}
+
+
+def test_a_deck_to_be_saved_is_bounded_but_a_list_to_judge_is_not(deck_catalog):
+    lines = [DeckListLine(count=60, number="TS-001"), DeckListLine(count=60, number="TS-001")]
+
+    assert draft_section_of_lines(section="main", lines=lines) == {"TS-001": 120}
+    with pytest.raises(ApplicationError, match=r"main\[1\]: a deck keeps at most .* copies of one printing"):
+        draft_section_of_lines(section="main", lines=lines, bounded=True)
+
+
+def test_the_snapshot_judges_main_and_resources_only(deck_catalog):
+    facts = card_facts_by_number(Printing.objects.values_list("collector_number", flat=True))
+    snapshot = deck_snapshot_of(
+        sections={"main": {"TS-001": 2}, "resources": {"TS-300": 1}, "considering": {"TS-002": 4}},
+        attribute="",
+        facts=facts,
+    )
+
+    assert [(e.printing, e.count) for e in snapshot.main] == [("TS-001", 2)]
+    assert [(e.printing, e.count) for e in snapshot.resources] == [("TS-300", 1)]
+    assert snapshot.attribute is None
