@@ -11,7 +11,10 @@ from decks.drafts import (
     DeckListLine,
     card_facts_by_number,
     deck_draft_judge,
-    deck_judge, deck_snapshot_of, draft_section_of_lines
+    deck_judge,
+    deck_snapshot_of,
+    draft_section_of_lines,
+)
 from decks.models import DeckDraft
 from gatesite.errors import ApplicationError
 from tests.decks.factories import legal_apprentice_main
