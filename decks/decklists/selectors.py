@@ -133,19 +133,7 @@ def deck_text_import(*, text: str, draft: DeckDraft, today: date | None = None) 
     """
     parsed = parse_deck_text(text, deck_text_vocabulary(), max_count=MAX_LINE_COUNT)
     errors = list(parsed.errors)
-    kept: list[str] = []
-    if parsed.ruler is not None:
-        ruler_slug = Ruler.objects.filter(name=parsed.ruler).values_list("slug", flat=True).get()
-        geas_slug = _geas_slug(parsed.geas) if parsed.geas else None
-        attribute = parsed.attribute or ""
-        rules_date = parsed.rules_date
-    else:
-        kept.append("ruler")
-        ruler_slug = draft.ruler
-        geas_slug = _geas_slug(parsed.geas) if parsed.geas is not None else draft.geas
-        attribute = parsed.attribute if parsed.attribute is not None else draft.attribute
-        rules_date = parsed.rules_date if "rules_date" in parsed.heading_lines else draft.rules_date
-        kept += [k.replace("_", " ") for k in ("geas", "attribute", "rules_date") if k not in parsed.heading_lines]
+    ruler_slug, geas_slug, attribute, rules_date, kept = _text_headings(parsed=parsed, draft=draft)
     if any(e.field in _BLOCKING_FIELDS for e in errors):
         return TextImport(parsed, None, None, tuple(errors), tuple(kept))
     try:
@@ -174,6 +162,22 @@ def deck_text_import(*, text: str, draft: DeckDraft, today: date | None = None) 
     )
     state = deck_editor_state(draft=new, today=today)
     return TextImport(parsed, new, state, tuple(sorted(errors, key=lambda e: e.number)), tuple(kept))
+
+
+def _text_headings(*, parsed: ParsedDeck, draft: DeckDraft) -> tuple[str, str | None, str, date | None, list[str]]:
+    """The ruler, geas, attribute and rules date a pasted list gives (deck_text_import, step 2), and
+    what it leaves to the draft."""
+    if parsed.ruler is not None:
+        ruler_slug = Ruler.objects.filter(name=parsed.ruler).values_list("slug", flat=True).get()
+        geas_slug = _geas_slug(parsed.geas) if parsed.geas else None
+        return ruler_slug, geas_slug, parsed.attribute or "", parsed.rules_date, []
+    geas_slug = _geas_slug(parsed.geas) if parsed.geas is not None else draft.geas
+    attribute = parsed.attribute if parsed.attribute is not None else draft.attribute
+    rules_date = parsed.rules_date if "rules_date" in parsed.heading_lines else draft.rules_date
+    kept = ["ruler"] + [
+        k.replace("_", " ") for k in ("geas", "attribute", "rules_date") if k not in parsed.heading_lines
+    ]
+    return draft.ruler, geas_slug, attribute, rules_date, kept
 
 
 def _geas_slug(name: str) -> str | None:

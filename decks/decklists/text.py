@@ -258,93 +258,125 @@ def parse_deck_text(text: str, vocabulary: Vocabulary, *, max_count: int = MAX_C
     4. Any other line is a card: a count (`4`, `4x`, `x4` at the end; none means 1) and a
        name, English or Japanese, matched loosely; copies of one name in one section add up.
     """
-    cards = _Names(vocabulary.cards)
-    rulers = _Names(vocabulary.rulers)
-    geases = _Names(vocabulary.geases)
-    attributes = _Names({a: a for a in vocabulary.attributes})
-    headings = _Names({k: k for k in _HEADINGS})
-    found: dict[str, object] = {}
-    heading_lines: dict[str, int] = {}
-    sections: dict[str, dict[str, int]] = {MAIN: {}, RESOURCES: {}}
-    lines: list[TextLine] = []
-    errors: list[LineError] = []
-    section = MAIN
+    reader = _Reader(vocabulary, max_count)
     raw_lines = text.splitlines()
     if len(raw_lines) > MAX_TEXT_LINES:
-        errors.append(
+        reader.errors.append(
             LineError(MAX_TEXT_LINES + 1, "", f"The text is longer than {MAX_TEXT_LINES} lines; the rest was not read.")
         )
     for number, raw in enumerate(raw_lines[:MAX_TEXT_LINES], start=1):
+        reader.read(number, raw)
+    return reader.parsed()
+
+
+class _Reader:
+    """One pass over a pasted list (parse_deck_text): what it has read so far, line by line."""
+
+    def __init__(self, vocabulary: Vocabulary, max_count: int) -> None:
+        self.cards = _Names(vocabulary.cards)
+        self.rulers = _Names(vocabulary.rulers)
+        self.geases = _Names(vocabulary.geases)
+        self.attributes = _Names({a: a for a in vocabulary.attributes})
+        self.headings = _Names({k: k for k in _HEADINGS})
+        self.max_count = max_count
+        self.found: dict[str, object] = {}
+        self.heading_lines: dict[str, int] = {}
+        self.sections: dict[str, dict[str, int]] = {MAIN: {}, RESOURCES: {}}
+        self.lines: list[TextLine] = []
+        self.errors: list[LineError] = []
+        self.section = MAIN
+
+    def read(self, number: int, raw: str) -> None:
         line = _BULLET.sub("", unicodedata.normalize("NFKC", raw).strip())
         if not line or line.startswith(("#", "//")):
-            continue
+            return
         shown = raw.strip()
         heading = _SECTION.match(line.lower())
         if heading:
-            section = _SECTIONS[heading.group(1)]
-            continue
+            self.section = _SECTIONS[heading.group(1)]
+            return
         if _GROUP.match(line.lower()):
-            continue
+            return
         candidates = _card_lines(line)
-        card_line = next((c for c in candidates if cards.get(c[1]) is not None), None)
+        card_line = next((c for c in candidates if self.cards.get(c[1]) is not None), None)
+        if card_line is None and self._key_value(line, number, shown):
+            return
+        self._card(card_line or (candidates[0] if candidates else None), number, shown)
+
+    def _key_value(self, line: str, number: int, shown: str) -> bool:
+        """Read a `Key: value` heading line; False when the line is not one (it may be a card name with a colon)."""
         key_value = _HEADING.match(line)
-        if key_value and card_line is None:
-            key = headings.get(key_value.group(1))
-            if key is not None:
-                value = key_value.group(2)
-                if _HEADINGS[key] != "name":
-                    value = value.split(" #")[0].strip()
-                heading_lines.setdefault(_HEADINGS[key], number)
-                error = _heading(_HEADINGS[key], value, number, shown, found, rulers, geases, attributes)
-                if error:
-                    errors.append(error)
-                continue
-            suggestion = headings.suggest(key_value.group(1))
-            # Only a near miss of a heading is read as one; otherwise it may be a card name with a colon.
-            if suggestion is not None:
-                errors.append(
-                    LineError(
-                        number,
-                        shown,
-                        f"“{key_value.group(1)}” is not a heading this list knows (Ruler, Geas, Attribute, "
-                        "Rules date, Name, Resources).",
-                        suggestion.title(),
-                        field="heading",
-                    )
-                )
-                continue
-        card_line = card_line or (candidates[0] if candidates else None)
-        if card_line is None:
-            errors.append(LineError(number, shown, "A card line is a count and a card name, like “4 Ember Squire”."))
-            continue
-        count, written = card_line
-        name = cards.get(written)
-        if name is None:
-            errors.append(LineError(number, shown, f"“{written}” is not a card name.", cards.suggest(written)))
-            continue
-        if not 1 <= count <= max_count:
-            errors.append(LineError(number, shown, f"The count must be from 1 to {max_count}, not {count}."))
-            continue
-        total = sections[section].get(name, 0) + count
-        if total > max_count:
-            errors.append(
-                LineError(number, shown, f"More than {max_count} copies of “{name}” in all; this line was left out.")
+        if not key_value:
+            return False
+        key = self.headings.get(key_value.group(1))
+        if key is not None:
+            value = key_value.group(2)
+            if _HEADINGS[key] != "name":
+                value = value.split(" #")[0].strip()
+            self.heading_lines.setdefault(_HEADINGS[key], number)
+            error = _heading(
+                _HEADINGS[key], value, number, shown, self.found, self.rulers, self.geases, self.attributes
             )
-            continue
-        sections[section][name] = total
-        lines.append(TextLine(number, section, count, name))
-    return ParsedDeck(
-        ruler=_str_or_none(found.get("ruler")),
-        geas=_str_or_none(found.get("geas")),
-        attribute=_str_or_none(found.get("attribute")),
-        rules_date=found.get("rules_date") if isinstance(found.get("rules_date"), date) else None,
-        name=_str_or_none(found.get("name")),
-        main=sections[MAIN],
-        resources=sections[RESOURCES],
-        lines=tuple(lines),
-        errors=tuple(errors),
-        heading_lines={key: number for key, number in heading_lines.items() if key in found},
-    )
+            if error:
+                self.errors.append(error)
+            return True
+        suggestion = self.headings.suggest(key_value.group(1))
+        # Only a near miss of a heading is read as one; otherwise it may be a card name with a colon.
+        if suggestion is None:
+            return False
+        self.errors.append(
+            LineError(
+                number,
+                shown,
+                f"“{key_value.group(1)}” is not a heading this list knows (Ruler, Geas, Attribute, "
+                "Rules date, Name, Resources).",
+                suggestion.title(),
+                field="heading",
+            )
+        )
+        return True
+
+    def _card(self, card_line: tuple[int, str] | None, number: int, shown: str) -> None:
+        if card_line is None:
+            self.errors.append(
+                LineError(number, shown, "A card line is a count and a card name, like “4 Ember Squire”.")
+            )
+            return
+        count, written = card_line
+        name = self.cards.get(written)
+        if name is None:
+            self.errors.append(
+                LineError(number, shown, f"“{written}” is not a card name.", self.cards.suggest(written))
+            )
+            return
+        if not 1 <= count <= self.max_count:
+            self.errors.append(LineError(number, shown, f"The count must be from 1 to {self.max_count}, not {count}."))
+            return
+        total = self.sections[self.section].get(name, 0) + count
+        if total > self.max_count:
+            self.errors.append(
+                LineError(
+                    number, shown, f"More than {self.max_count} copies of “{name}” in all; this line was left out."
+                )
+            )
+            return
+        self.sections[self.section][name] = total
+        self.lines.append(TextLine(number, self.section, count, name))
+
+    def parsed(self) -> ParsedDeck:
+        found = self.found
+        return ParsedDeck(
+            ruler=_str_or_none(found.get("ruler")),
+            geas=_str_or_none(found.get("geas")),
+            attribute=_str_or_none(found.get("attribute")),
+            rules_date=found.get("rules_date") if isinstance(found.get("rules_date"), date) else None,
+            name=_str_or_none(found.get("name")),
+            main=self.sections[MAIN],
+            resources=self.sections[RESOURCES],
+            lines=tuple(self.lines),
+            errors=tuple(self.errors),
+            heading_lines={key: number for key, number in self.heading_lines.items() if key in found},
+        )
 
 
 def _str_or_none(value: object) -> str | None:

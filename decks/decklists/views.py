@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from decks.drafts import deck_draft_of
 from decks.models import Deck, DeckDraft
 from decks.selectors import deck_editor_state, deck_get_for_owner, deck_get_for_viewer
-from decks.services import StaleDeck, deck_update
+from decks.services import StaleDeck
 from decks.views import SESSION_DRAFT, session_draft
 from gatesite.errors import ApplicationError
 
@@ -34,6 +34,7 @@ from .selectors import (
     deck_draft_validate_body,
     deck_text_import,
 )
+from .services import deck_text_import_save
 
 
 def _download_name(deck: Deck, extension: str) -> str:
@@ -108,18 +109,23 @@ def deck_import(request: HttpRequest, public_id: str) -> HttpResponse:
             raise StaleDeck(base_version=base_version, version=deck.version)
         if not _confirmed(request, form, result):
             return _import_page(request, deck=deck, form=form, result=result)
-        assert result.draft is not None
-        assert result.state is not None
-        deck = deck_update(deck=deck, draft=result.draft, base_version=base_version, judgement=result.state.judgement)
+        deck = deck_text_import_save(deck=deck, result=result, base_version=base_version)
     except StaleDeck as exc:
-        fresh = deck_get_for_owner(public_id=public_id, user=request.user)
-        again = deck_text_import(text=form.cleaned_data["text"], draft=deck_draft_of(deck=fresh))
-        return _import_page(request, deck=fresh, form=form, result=again, conflict=exc.message, status=409)
+        return _import_conflict(request, public_id=public_id, form=form, conflict=exc)
     except ApplicationError as exc:
         messages.error(request, exc.message)
         return _import_page(request, deck=deck, form=form, result=result, status=422)
     messages.success(request, f"Saved the pasted list as version {deck.version} ({_lines_note(result)}).")
     return redirect("decks:edit", deck.public_id)
+
+
+def _import_conflict(
+    request: HttpRequest, *, public_id: str, form: DeckImportForm, conflict: StaleDeck
+) -> HttpResponse:
+    """Someone saved the deck since the preview: the preview again, against the deck as it is now."""
+    fresh = deck_get_for_owner(public_id=public_id, user=request.user)
+    again = deck_text_import(text=form.cleaned_data["text"], draft=deck_draft_of(deck=fresh))
+    return _import_page(request, deck=fresh, form=form, result=again, conflict=conflict.message, status=409)
 
 
 def _confirmed(request: HttpRequest, form: DeckImportForm, result: TextImport) -> bool:
