@@ -1,8 +1,7 @@
-"""Celery tasks of decks: thin wrappers over decks.statistics and decks.revalidation.
+"""Celery tasks of decks: thin wrappers over decks.revalidation (statistics' are in decks.stats.tasks).
 
-Every task is idempotent (a recompute from source rows, a log row whose duplicate is
-harmless, a verdict recomputed from the deck), hence acks_late: a redelivered message
-after a worker died just does the work again.
+Every task is idempotent (a verdict recomputed from the deck), hence acks_late: a redelivered
+message after a worker died just does the work again.
 """
 
 from __future__ import annotations
@@ -11,32 +10,6 @@ from datetime import date
 from typing import Any
 
 from celery import shared_task
-
-
-@shared_task(name="decks.statistics_recompute", acks_late=True)
-def statistics_recompute(trigger: str = "schedule") -> int | None:
-    """Recompute every statistic (beat: nightly; admins: "Recompute statistics now"); the run id."""
-    from .statistics import statistics_recompute as recompute
-
-    run = recompute(trigger=trigger)
-    return run.pk if run else None
-
-
-@shared_task(name="decks.statistics_refresh_if_stale", acks_late=True)
-def statistics_refresh_if_stale() -> int | None:
-    """Beat, every few minutes: recompute only if a public deck changed since the last run."""
-    from .statistics import statistics_refresh_if_stale as refresh
-
-    run = refresh()
-    return run.pk if run else None
-
-
-@shared_task(name="decks.statistics_deck_changed", acks_late=True)
-def statistics_deck_changed(deck_id: int) -> None:
-    """After a public deck's save commits: the figures are stale (see decks.statistics)."""
-    from .statistics import statistics_change_record
-
-    statistics_change_record(deck_id=deck_id)
 
 
 @shared_task(name="decks.revalidate", acks_late=True)
