@@ -59,3 +59,17 @@ def test_a_non_staff_user_cannot_recompute(client, user, played):
     assert response.status_code == 302
     assert "/admin/login/" in response["Location"]
     assert not StatisticsRun.objects.exists()
+
+
+def test_it_sends_the_old_admin_addresses_to_the_new_ones(admin_client):
+    response = admin_client.get("/admin/decks/statisticsrun/?status__exact=failed")
+    assert response.status_code == 308
+    assert response["Location"] == "/admin/stats/statisticsrun/?status__exact=failed"
+    assert admin_client.get("/admin/decks/statisticsrun/", follow=True).status_code == 200
+
+
+def test_it_still_recomputes_from_a_run_list_loaded_at_the_old_address(admin_client, played):
+    # 308: the browser repeats the POST at the new address (a 301 would turn it into a refused GET).
+    response = admin_client.post("/admin/decks/statisticsrun/recompute/", follow=True)
+    assert response.redirect_chain[0] == ("/admin/stats/statisticsrun/recompute/", 308)
+    assert StatisticsRun.objects.get().trigger == "admin"
