@@ -11,7 +11,7 @@ Run by hand from the repository root (docs/benchmarks.md, "Statistics and revali
    task runs in it). Targets: at most 60 s, at most 300 MB.
 2. Incremental update after one deck save: saves of a public deck through
    decks.services.deck_update in this process with tasks eager, so the on-commit hook and its
-   task (decks.statistics_deck_changed: the figures are marked stale, see decks.statistics)
+   task (decks.statistics_deck_changed: the figures are marked stale, see decks.stats.services)
    run inline; the hook's task is timed alone. Target: at most 50 ms.
 3. Revalidation: `decks.revalidate` on the worker, (a) after lowering Apprentice's level cap in
    its revision in force (its decks turn illegal), then after restoring it (legal again);
@@ -139,9 +139,10 @@ def _incremental(saves: int) -> dict[str, Any]:
     from django.db import transaction
 
     from decks.drafts import deck_draft_of
-    from decks.models import Deck, StatisticsChange, Visibility
+    from decks.models import Deck, Visibility
     from decks.services import deck_update
-    from decks.tasks import statistics_deck_changed
+    from decks.stats.models import StatisticsChange
+    from decks.stats.tasks import statistics_deck_changed
     from gatesite.celery import app
 
     deck = Deck.objects.select_related("ruler", "geas").filter(visibility=Visibility.PUBLIC, archived=False).first()

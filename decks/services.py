@@ -16,7 +16,7 @@ from gatesite.errors import ApplicationError
 
 from .drafts import DraftJudgement, deck_draft_judge
 from .models import MAX_LINE_COUNT, MAX_LINES, SECTIONS, Deck, DeckCard, DeckDraft, DeckVersion, Visibility
-from .statistics import statistics_deck_saved
+from .signals import deck_changed
 
 
 class StaleDeck(ApplicationError):
@@ -150,7 +150,7 @@ def deck_create_from_draft(
         )
         _deck_cards_sync(deck=deck, draft=draft)
         _deck_version_record(deck=deck, draft=draft)
-    statistics_deck_saved(deck=deck)
+    deck_changed.send(sender=Deck, deck=deck)
     return deck
 
 
@@ -187,7 +187,7 @@ def deck_update(*, deck: Deck, draft: DeckDraft, base_version: int, judgement: D
             setattr(deck, key, value)
         deck.version = base_version + 1
         _deck_version_record(deck=deck, draft=draft)
-    statistics_deck_saved(deck=deck)
+    deck_changed.send(sender=Deck, deck=deck)
     return deck
 
 
@@ -234,7 +234,7 @@ def _deck_cards_sync(*, deck: Deck, draft: DeckDraft) -> None:
 
 
 def deck_delete(*, deck: Deck) -> None:
-    statistics_deck_saved(deck=deck)
+    deck_changed.send(sender=Deck, deck=deck)
     deck.delete()
 
 
@@ -281,5 +281,5 @@ def deck_visibility_set(*, deck: Deck, visibility: str) -> Deck:
     counted = deck.visibility == Visibility.PUBLIC and not deck.archived
     Deck.objects.filter(pk=deck.pk).update(visibility=visibility)
     deck.visibility = visibility
-    statistics_deck_saved(deck=deck, was_counted=counted)
+    deck_changed.send(sender=Deck, deck=deck, was_counted=counted)
     return deck

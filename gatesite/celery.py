@@ -12,6 +12,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gatesite.settings")
 app = Celery("gatesite", task_cls="celery.contrib.django.task:DjangoTask")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+# Features of the decks app that are not apps of their own keep their tasks in their folder.
+app.autodiscover_tasks(["decks.revalidation"])
 
 
 @app.task(name="gatesite.ping")

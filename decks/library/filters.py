@@ -6,7 +6,6 @@ import django_filters
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from cards.models import Card, Printing
-
 from decks.models import Deck, DeckCard, Section
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from decks.models import Deck, DeckTag, Visibility
-from decks.statistics import statistics_deck_saved
+from decks.signals import deck_changed
 from gatesite.errors import ApplicationError
 
 MAX_TAGS = 20
@@ -39,5 +39,5 @@ def deck_archive_set(*, deck: Deck, archived: bool) -> Deck:
     counted = deck.visibility == Visibility.PUBLIC and not deck.archived
     Deck.objects.filter(pk=deck.pk).update(archived=archived)
     deck.archived = archived
-    statistics_deck_saved(deck=deck, was_counted=counted)
+    deck_changed.send(sender=Deck, deck=deck, was_counted=counted)
     return deck

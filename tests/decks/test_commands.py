@@ -8,8 +8,9 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from cards.models import RulerRevision
-from decks.models import DeckDraft, StatisticsRun, Visibility
+from decks.models import DeckDraft, Visibility
 from decks.services import deck_create_from_draft
+from decks.stats.models import StatisticsRun
 from tests.decks.factories import legal_apprentice_main
 
 pytestmark = pytest.mark.django_db

@@ -11,10 +11,11 @@ from django.utils import timezone
 
 from cards.models import Card, RulerRevision
 from cards.rules_loading import RULES_FILE, rules_load
-from decks.models import Deck, DeckDraft, StatisticsRun, Visibility
+from decks.models import Deck, DeckDraft, Visibility
 from decks.revalidation.tasks import decks_revalidate
 from decks.services import deck_create_from_draft
-from decks.tasks import statistics_recompute
+from decks.stats.models import StatisticsRun
+from decks.stats.tasks import statistics_recompute
 from tests.decks.factories import legal_apprentice_main
 
 

@@ -8,19 +8,19 @@ import pytest
 from django.utils import timezone
 
 from cards.models import Ruler
-from decks.models import (
+from decks.models import Deck, Visibility
+from decks.stats.models import (
     CardInclusion,
     CardPairing,
-    Deck,
     FactionShare,
     LevelCurvePoint,
     MonthlyRulerShare,
     RulerShare,
     StatisticsChange,
     StatisticsRun,
-    Visibility,
 )
-from decks.statistics import FIGURE_MODELS, statistics_recompute, statistics_refresh_if_stale
+from decks.stats.services import statistics_recompute, statistics_refresh_if_stale
+from decks.stats.sql import FIGURE_MODELS
 from tests.cards.factories import CardFactory, FactionFactory, PrintingFactory
 from tests.decks.factories import DeckCardFactory, DeckFactory
 
@@ -232,7 +232,7 @@ def test_a_failed_run_keeps_the_previous_figures_and_records_the_error(sample, m
     def broken(self, **kwargs):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr("decks.statistics._Sql.card_pairings", broken)
+    monkeypatch.setattr("decks.stats.sql.RecomputeSql.card_pairings", broken)
     with pytest.raises(RuntimeError, match="disk full"):
         statistics_recompute()
     failed = StatisticsRun.objects.order_by("-id").first()

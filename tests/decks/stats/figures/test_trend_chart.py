@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime
 
-from decks.statistics import MonthRow, Share, trend_chart
+from decks.stats.figures import MonthRow, Share, trend_chart
 
 
 def month(m: int, **shares: tuple[int, float]) -> MonthRow:

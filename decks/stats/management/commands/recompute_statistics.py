@@ -4,8 +4,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from decks.models import StatisticsRun
-from decks.statistics import statistics_recompute
+from decks.stats.models import StatisticsRun
+from decks.stats.services import statistics_recompute
 
 
 class Command(BaseCommand):

@@ -1,4 +1,4 @@
-"""GET /api/v1/statistics/: the precomputed statistics (decks.statistics), never a live aggregate."""
+"""GET /api/v1/statistics/: the precomputed statistics (decks.stats.selectors), never a live aggregate."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from .statistics import statistics_overview
+from .selectors import statistics_overview
 
 
 class ShareSerializer(serializers.Serializer):

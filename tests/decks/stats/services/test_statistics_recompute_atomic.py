@@ -7,8 +7,11 @@ import threading
 import pytest
 from django.db import connection, connections
 
-from decks.models import CardInclusion, RulerShare, StatisticsRun, Visibility
-from decks.statistics import _Sql, statistics_recompute, statistics_run_current
+from decks.models import Visibility
+from decks.stats.models import CardInclusion, RulerShare, StatisticsRun
+from decks.stats.selectors import statistics_run_current
+from decks.stats.services import statistics_recompute
+from decks.stats.sql import RecomputeSql
 from tests.cards.factories import PrintingFactory
 from tests.decks.factories import DeckCardFactory, DeckFactory
 
@@ -25,14 +28,14 @@ def test_a_reader_sees_the_previous_run_until_the_new_one_commits(rules, monkeyp
     first = statistics_recompute()
 
     halfway, go_on = threading.Event(), threading.Event()
-    real = _Sql.card_inclusions
+    real = RecomputeSql.card_inclusions
 
     def paused(self):
         real(self)
         halfway.set()  # ruler shares and card inclusions written, pairings not yet
         assert go_on.wait(30)
 
-    monkeypatch.setattr(_Sql, "card_inclusions", paused)
+    monkeypatch.setattr(RecomputeSql, "card_inclusions", paused)
     DeckCardFactory(deck=DeckFactory(visibility=Visibility.PUBLIC), printing=PrintingFactory(), count=1)
     result = {}
 
