@@ -17,6 +17,7 @@ from decks.rules.ruleset import RulesDataError, parse_geas, parse_ruler
 
 from .catalog import catalog_version_bump
 from .models import Geas, GeasRevision, Ruler, RulerRevision
+from .signals import revision_change_date, rules_changed_send_on_commit
 
 RULES_FILE = Path(settings.BASE_DIR) / "data" / "rules.json"
 SUPPORTED_FORMAT_VERSIONS = {1}
@@ -115,20 +116,17 @@ def rules_load(*, path: Path = RULES_FILE, force: bool = False) -> RulesLoadResu
     if result.created or result.updated:
         # save() bumps already (cards.catalog's receivers); this keeps it so if a step turns into a bulk write.
         catalog_version_bump()
-    _decks_revalidate_later(result)
+    _rules_changed_announce(result)
     return result
 
 
-def _decks_revalidate_later(result: RulesLoadResult) -> None:
-    from decks.revalidation import decks_revalidate_enqueue
-
+def _rules_changed_announce(result: RulesLoadResult) -> None:
+    """Once the load commits, say whose rules changed from which date (decks re-judge their decks)."""
     for since, (ruler_ids, geas_ids) in sorted(result.revalidate.items()):
-        decks_revalidate_enqueue(ruler_ids=ruler_ids, geas_ids=geas_ids, since=since)
+        rules_changed_send_on_commit(sender=rules_load, ruler_ids=ruler_ids, geas_ids=geas_ids, since=since)
 
 
 def _revalidate_note(result: RulesLoadResult, owner: dict[str, Any], effective_from: date) -> None:
-    from decks.revalidation import revision_change_date
-
     rulers, geases = result.revalidate.setdefault(revision_change_date(effective_from), (set(), set()))
     if "ruler" in owner:
         rulers.add(owner["ruler"].pk)

@@ -56,7 +56,7 @@ def _task_progress(task: Task) -> Any:
 @shared_task(name="cards.import_job_run", acks_late=True, bind=True)
 def import_job_run(self: Task, job_id: int) -> str | None:
     """Run one import job; returns its final status, or None if another worker had it."""
-    from .services import import_job_execute
+    from .import_jobs import import_job_execute
 
     job = import_job_execute(job_id=job_id, task_id=self.request.id or "")
     return job.status if job is not None else None
@@ -65,6 +65,6 @@ def import_job_run(self: Task, job_id: int) -> str | None:
 @shared_task(name="cards.import_jobs_reap")
 def import_jobs_reap() -> dict[str, int]:
     """Periodic (beat): retry or fail import jobs whose worker stopped; resend lost queued jobs."""
-    from .services import import_jobs_reap as reap
+    from .import_jobs import import_jobs_reap as reap
 
     return reap()

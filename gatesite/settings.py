@@ -206,7 +206,7 @@ CELERY_TASK_TIME_LIMIT = 30 * 60
 CELERY_TASK_SOFT_TIME_LIMIT = 25 * 60
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
-# Every minute: retry or fail import jobs whose worker stopped (cards.services.import_jobs_reap).
+# Every minute: retry or fail import jobs whose worker stopped (cards.import_jobs.import_jobs_reap).
 # Every 10 minutes: recompute the statistics if a public deck changed since (decks.statistics).
 # 03:30 daily (crontab.guru/#30_3_*_*_*): recompute them anyway (a safety net for changes made outside the services).
 # 00:05 daily (crontab.guru/#5_0_*_*_*): re-judge decks whose rules gain a revision today.
