@@ -48,7 +48,6 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_htmx",
     "template_partials",
-    "django_celery_results",
     "django_celery_beat",
     "cards",
     "decks",
@@ -196,6 +195,7 @@ SPECTACULAR_SETTINGS = {
 # Without REDIS_URL, tasks run eagerly in-process: the same code path, no broker needed.
 REDIS_URL = env.str("REDIS_URL", default="")
 CELERY_BROKER_URL = REDIS_URL or "memory://localhost/"
+# Results (the command-line tools and tests wait on them) live in Redis, not the database: no django_celery_results.
 CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_EAGER_PROPAGATES = True
