@@ -10,9 +10,10 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict
 from datetime import date, datetime
+from pathlib import PurePath
 from typing import Any
 
 from celery.exceptions import SoftTimeLimitExceeded
@@ -23,10 +24,10 @@ from django.db.models import F, Q
 from django.template.defaultfilters import filesizeformat
 from django.utils import timezone
 
-from .import_plan import ImportResult, catalog_plan
+from .import_plan import ImportResult, Progress, catalog_plan
 from .importers.parsing import check_file_content, parse_card_file
-from .importers.records import ImportFileError, RowError
-from .models import ImportJob
+from .importers.records import ImportFileError, ParsedFile, RowError
+from .models import ImportJob, ImportJobFile
 from .services import catalog_apply_locked
 
 logger = logging.getLogger(__name__)
@@ -84,6 +85,44 @@ def import_job_create(
     return job
 
 
+@transaction.atomic
+def import_job_create_for_files(
+    *, files: Sequence[tuple[str, bytes]], dry_run: bool = False, enqueue: bool = True
+) -> ImportJob:
+    """Store set files read on this machine (manage.py import_cards) in one queued job: imported together, all or nothing.
+
+    The files keep the names given (error messages name them); the job's file fields describe
+    them all. No size limit: IMPORT_MAX_BYTES guards uploads through the admin. With
+    `enqueue=False` the caller runs the job itself (import_job_execute, in-process); if it
+    dies, import_jobs_reap hands the job to a worker like any other.
+    """
+    errors = [error for name, content in files for error in check_file_content(name, content)]
+    if errors:
+        raise ImportFileError(errors)
+    checksum = hashlib.sha256()
+    for _, content in files:  # one file's checksum is the admin upload's, so the two can be compared
+        checksum.update(content)
+    job = ImportJob.objects.create(
+        file_name=_files_label([name for name, _ in files]),
+        file_sha256=checksum.hexdigest(),
+        file_size=sum(len(content) for _, content in files),
+        file_content=b"",
+        dry_run=dry_run,
+    )
+    ImportJobFile.objects.bulk_create(
+        ImportJobFile(job=job, position=position, name=name, content=content)
+        for position, (name, content) in enumerate(files)
+    )
+    if enqueue:
+        _import_job_enqueue(job.pk)
+    return job
+
+
+def _files_label(names: list[str]) -> str:
+    label = ", ".join(PurePath(name).name for name in names)
+    return label if len(label) <= 255 else label[:254] + "…"
+
+
 def _too_big(file_name: str, size: int, limit: int) -> RowError:
     def show(n: int) -> str:
         return filesizeformat(n).replace("\xa0", " ")
@@ -119,13 +158,14 @@ def import_job_claim(*, job_id: int, task_id: str = "") -> ImportJob | None:
     return ImportJob.objects.get(pk=job_id)
 
 
-def import_job_execute(*, job_id: int, task_id: str = "") -> ImportJob | None:
+def import_job_execute(*, job_id: int, task_id: str = "", progress: Progress | None = None) -> ImportJob | None:
     """Run a queued import job; None when it was not ours to run (see import_job_claim).
 
     1. Claim the job (conditional UPDATE).
-    2. Parse the stored file: every bad row is reported and the job fails, nothing written.
+    2. Parse the stored file(s): every bad row is reported and the job fails, nothing written.
     3. Plan against the catalog, writing progress (rows done / total) and the heartbeat
-       to the job row as it goes: autocommitted, outside any write transaction.
+       to the job row as it goes: autocommitted, outside any write transaction. `progress`,
+       if given, is told too (the command's progress bar).
     4. A dry run stores the diff and ends. An apply writes the catalog changes, the errata
        and the job's final status in one transaction: a worker killed mid-import leaves the
        catalog as it was, and the job is retried or failed once its heartbeat goes stale.
@@ -135,22 +175,8 @@ def import_job_execute(*, job_id: int, task_id: str = "") -> ImportJob | None:
     if job is None:
         return None
     attempt = job.attempts
-    progress = _JobProgress(job_id, attempt)
     try:
-        content = bytes(job.file_content)
-        job.file_content = b""
-        parsed = parse_card_file(job.file_name, content)
-        del content
-        plan = catalog_plan(files=[parsed], progress=progress)
-        if job.dry_run or plan.is_empty:
-            _import_job_succeed(job_id, attempt, plan.result(dry_run=job.dry_run), rows=len(plan.printings))
-        else:
-            with transaction.atomic():
-                result = catalog_apply_locked(
-                    files=[parsed], errata_effective_date=job.errata_effective_date, job_id=job_id
-                )
-                # Inside the transaction: if the lease was lost, this raises and rolls back.
-                _import_job_succeed(job_id, attempt, result, rows=len(plan.printings))
+        _import_job_run(job, _JobProgress(job_id, attempt, also=progress))
     except ImportJobLeaseLostError:
         logger.warning("Import job %s: attempt %s lost its lease; its work was discarded.", job_id, attempt)
         return None
@@ -165,6 +191,37 @@ def import_job_execute(*, job_id: int, task_id: str = "") -> ImportJob | None:
         logger.exception("Import job %s failed", job_id)
         _import_job_fail(job_id, attempt, error=f"Nothing imported: {type(exc).__name__}: {exc}")
     return ImportJob.objects.defer("file_content").get(pk=job_id)
+
+
+def _import_job_run(job: ImportJob, progress: _JobProgress) -> None:
+    """Steps 2-4 of import_job_execute for a claimed job; raises what import_job_execute records."""
+    parsed = _import_job_files_parse(job)
+    plan = catalog_plan(files=parsed, progress=progress)
+    rows = len(plan.printings)
+    if job.dry_run or plan.is_empty:
+        _import_job_succeed(job.pk, job.attempts, plan.result(dry_run=job.dry_run), rows=rows)
+        return
+    with transaction.atomic():
+        result = catalog_apply_locked(files=parsed, errata_effective_date=job.errata_effective_date, job_id=job.pk)
+        # Inside the transaction: if the lease was lost, this raises and rolls back.
+        _import_job_succeed(job.pk, job.attempts, result, rows=rows)
+
+
+def _import_job_files_parse(job: ImportJob) -> list[ParsedFile]:
+    """The job's files parsed (its ImportJobFile rows in order, else its own file); ImportFileError lists every bad row."""
+    stored = ImportJobFile.objects.filter(job_id=job.pk).order_by("position").values_list("name", "content")
+    files = [(name, bytes(content)) for name, content in stored] or [(job.file_name, bytes(job.file_content))]
+    job.file_content = b""  # the records are all we keep
+    parsed: list[ParsedFile] = []
+    errors: list[RowError] = []
+    for name, content in files:
+        try:
+            parsed.append(parse_card_file(name, content))
+        except ImportFileError as exc:
+            errors.extend(exc.errors)
+    if errors:
+        raise ImportFileError(errors)
+    return parsed
 
 
 def import_jobs_reap(*, now: datetime | None = None) -> dict[str, int]:
@@ -266,14 +323,20 @@ def _import_job_fail(job_id: int, attempt: int, *, error: str, report: Iterable[
 
 
 class _JobProgress:
-    """Writes rows done / total and the heartbeat to the job row, at most every PROGRESS_EVERY seconds."""
+    """Writes rows done / total and the heartbeat to the job row, at most every PROGRESS_EVERY seconds.
 
-    def __init__(self, job_id: int, attempt: int) -> None:
+    `also` (a progress bar) is told of every step, before the throttle.
+    """
+
+    def __init__(self, job_id: int, attempt: int, *, also: Progress | None = None) -> None:
         self.job_id = job_id
         self.attempt = attempt
+        self.also = also
         self.last = float("-inf")
 
     def __call__(self, done: int, total: int) -> None:
+        if self.also is not None:
+            self.also(done, total)
         now = time.monotonic()
         if 0 < done < total and now - self.last < PROGRESS_EVERY:
             return

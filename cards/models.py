@@ -287,6 +287,28 @@ class ImportJob(models.Model):
         return min(100, self.rows_done * 100 // self.rows_total)
 
 
+class ImportJobFile(models.Model):
+    """One file of a job that imports several at once (manage.py import_cards FILE...), in the order given.
+
+    A job with such rows imports them together, all or nothing, as one catalog change; the
+    job's own file fields then describe the whole (names, total size, checksum of all). A
+    job without them (an admin upload) imports its own file_content.
+    """
+
+    job = models.ForeignKey(ImportJob, on_delete=models.CASCADE, related_name="files")
+    position = models.PositiveSmallIntegerField()
+    # As given on the command line: error messages name the file by it.
+    name = models.TextField()
+    content = models.BinaryField()
+
+    class Meta:
+        ordering = ["job", "position"]
+        constraints = [models.UniqueConstraint(fields=["job", "position"], name="cards_importjobfile_position")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class Erratum(models.Model):
     """A change an import made to a rules field of an existing card: the card's errata history."""
 

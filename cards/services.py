@@ -70,6 +70,20 @@ def card_files_import(*, paths: list[str], dry_run: bool = False, progress: Prog
     return card_catalog_import(files=parsed, dry_run=dry_run, progress=progress)
 
 
+def card_files_read(*, paths: list[str]) -> list[tuple[str, bytes]]:
+    """Each file's name (its path as given) and bytes; ImportFileError naming every file that cannot be read."""
+    files: list[tuple[str, bytes]] = []
+    errors: list[RowError] = []
+    for path in paths:
+        try:
+            files.append((path, Path(path).read_bytes()))
+        except OSError as exc:
+            errors.append(RowError(path, "", None, f"cannot read file: {exc.strerror or exc}"))
+    if errors:
+        raise ImportFileError(errors)
+    return files
+
+
 def card_catalog_import(
     *,
     files: list[ParsedFile],

@@ -18,8 +18,10 @@ class CardImportRejectedError(Exception):
 # Idempotent (an upsert that writes nothing on a second run), hence acks_late.
 @shared_task(name="cards.import_files", acks_late=True, bind=True)
 def import_files(self: Task, paths: list[str], dry_run: bool = False) -> dict[str, Any]:
-    """Import set files (paths as the worker sees them); see import_files_outcome.
+    """Import set files (paths as the worker sees them), job-less; see import_files_outcome.
 
+    Kept for bench/import_cards.py, which times the worker on files it wrote; manage.py
+    import_cards and the admin both create an ImportJob (cards.import_jobs) instead.
     While it works, the task's state is PROGRESS with {"done", "total"} rows.
     """
     return import_files_outcome(paths=list(paths), dry_run=dry_run, progress=_task_progress(self))
