@@ -26,6 +26,7 @@ from .models import (
     Printing,
     Ruler,
     RulerRevision,
+    RulesDocument,
     field_value_display,
 )
 from .selectors import import_job_get, import_job_same_file_applied
@@ -362,3 +363,10 @@ class GeasAdmin(_RevisionRevalidates, admin.ModelAdmin):
 @admin.register(GeasRevision)
 class GeasRevisionAdmin(_RevisionRevalidates, admin.ModelAdmin):
     list_display = ["geas", "effective_from", "document", "updated_at"]
+
+
+@admin.register(RulesDocument)
+class RulesDocumentAdmin(admin.ModelAdmin):
+    """The documents of data/rules.json, as load_rules last read them (dump_rules writes them back)."""
+
+    list_display = ["key", "title", "effective_from", "position"]
