@@ -88,7 +88,7 @@ def _ruler_revisions(memory: CatalogMemory, slug: str) -> tuple[RulerRevision, .
     if revisions is None:
         revisions = tuple(
             RulerRevision.objects.select_related("ruler")
-            .defer("data")
+            .defer("data", "loaded_json")
             .filter(ruler__slug=slug)
             .order_by("effective_from")
         )
@@ -102,7 +102,10 @@ def _geas_revisions(memory: CatalogMemory, slug: str) -> tuple[GeasRevision, ...
     revisions = memory.geas_revisions.get(slug)
     if revisions is None:
         revisions = tuple(
-            GeasRevision.objects.select_related("geas").defer("data").filter(geas__slug=slug).order_by("effective_from")
+            GeasRevision.objects.select_related("geas")
+            .defer("data", "loaded_json")
+            .filter(geas__slug=slug)
+            .order_by("effective_from")
         )
         if revisions:
             memory.geas_revisions[slug] = revisions
