@@ -11,9 +11,8 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 
-from decks.revalidation.services import decks_revalidate_enqueue, revision_change_date
-
 from .forms import ImportUploadForm
+from .import_jobs import import_job_create
 from .importers.records import ImportFileError
 from .models import (
     Attribute,
@@ -27,10 +26,11 @@ from .models import (
     Printing,
     Ruler,
     RulerRevision,
+    RulesDocument,
     field_value_display,
 )
 from .selectors import import_job_get, import_job_same_file_applied
-from .services import import_job_create
+from .signals import cards_changed_send_on_commit, revision_change_date, rules_changed_send_on_commit
 
 
 @admin.register(Faction)
@@ -90,9 +90,9 @@ class CardAdmin(admin.ModelAdmin):
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
         super().save_related(request, form, formsets, change)
-        # A rules field edited by hand: the decks playing the card are re-judged (decks.revalidation).
+        # A rules field edited by hand: announced, so the decks playing the card are re-judged.
         if change and set(form.changed_data) & _CARD_RULES_FIELDS:
-            decks_revalidate_enqueue(card_ids={form.instance.pk})
+            cards_changed_send_on_commit(sender=CardAdmin, card_ids={form.instance.pk})
 
 
 _CARD_RULES_FIELDS = {"type", "faction", "attributes", "level", "cnt", "legend", "text"}
@@ -104,9 +104,9 @@ class _RevisionRevalidates:
     def revision_changed(self, revision: RulerRevision | GeasRevision) -> None:
         since = revision_change_date(revision.effective_from)
         if isinstance(revision, RulerRevision):
-            decks_revalidate_enqueue(ruler_ids={revision.ruler_id}, since=since)
+            rules_changed_send_on_commit(sender=type(self), ruler_ids={revision.ruler_id}, since=since)
         else:
-            decks_revalidate_enqueue(geas_ids={revision.geas_id}, since=since)
+            rules_changed_send_on_commit(sender=type(self), geas_ids={revision.geas_id}, since=since)
 
     def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
         super().save_model(request, obj, form, change)  # type: ignore[misc]
@@ -332,7 +332,7 @@ class RulerAdmin(_RevisionRevalidates, admin.ModelAdmin):
 
     @admin.action(description="Re-judge the decks of the selected rulers")
     def rejudge_decks(self, request: HttpRequest, queryset: QuerySet[Ruler]) -> None:
-        decks_revalidate_enqueue(ruler_ids=set(queryset.values_list("pk", flat=True)))
+        rules_changed_send_on_commit(sender=RulerAdmin, ruler_ids=set(queryset.values_list("pk", flat=True)))
         self.message_user(request, "Re-judging queued; My decks shows the new verdicts when it is done.")
 
 
@@ -356,10 +356,17 @@ class GeasAdmin(_RevisionRevalidates, admin.ModelAdmin):
 
     @admin.action(description="Re-judge the decks with the selected geases")
     def rejudge_decks(self, request: HttpRequest, queryset: QuerySet[Geas]) -> None:
-        decks_revalidate_enqueue(geas_ids=set(queryset.values_list("pk", flat=True)))
+        rules_changed_send_on_commit(sender=GeasAdmin, geas_ids=set(queryset.values_list("pk", flat=True)))
         self.message_user(request, "Re-judging queued; My decks shows the new verdicts when it is done.")
 
 
 @admin.register(GeasRevision)
 class GeasRevisionAdmin(_RevisionRevalidates, admin.ModelAdmin):
     list_display = ["geas", "effective_from", "document", "updated_at"]
+
+
+@admin.register(RulesDocument)
+class RulesDocumentAdmin(admin.ModelAdmin):
+    """The documents of data/rules.json, as load_rules last read them (dump_rules writes them back)."""
+
+    list_display = ["key", "title", "effective_from", "position"]

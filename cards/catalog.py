@@ -212,13 +212,6 @@ def catalog_memory() -> CatalogMemory:
     return memory
 
 
-def catalog_memory_forget() -> None:
-    """Drop this process's memory (tests; the token check makes it unnecessary otherwise)."""
-    global _memory
-    _memory = None
-    _local.token = None
-
-
 # --- keeping the token in step with writes -------------------------------------------------
 
 

@@ -115,6 +115,25 @@ class Printing(models.Model):
         return f"{self.collector_number} {self.card.name}"
 
 
+class RulesDocument(models.Model):
+    """A document of data/rules.json (rulebook, appendix): what dump_rules needs to write the file back.
+
+    Its rulers' and geases' revisions refer to it by key (RulerRevision.document).
+    """
+
+    key = models.CharField(max_length=100, unique=True)
+    title = models.CharField(max_length=200, blank=True)
+    source = models.CharField(max_length=200, blank=True)
+    effective_from = models.DateField()
+    position = models.PositiveSmallIntegerField(default=0, help_text="Order in data/rules.json.")
+
+    class Meta:
+        ordering = ["position", "effective_from", "key"]
+
+    def __str__(self) -> str:
+        return self.key
+
+
 class Ruler(models.Model):
     """A ruler's identity; its stats and deck rules change over time, see RulerRevision."""
 
@@ -145,6 +164,11 @@ class RulerRevision(models.Model):
     data = models.JSONField()
     # Hash of the data as load_rules last wrote it: a different hash now means an admin edited it.
     loaded_sha256 = models.CharField(max_length=64, blank=True, editable=False)
+    # The data as load_rules last wrote it, as JSON text in the file's key order (PostgreSQL's
+    # jsonb keeps no key order), and its place in its document: dump_rules writes the file back
+    # byte for byte from these. Empty and null for a revision added in the admin.
+    loaded_json = models.TextField(blank=True, editable=False)
+    position = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -186,6 +210,11 @@ class GeasRevision(models.Model):
     data = models.JSONField()
     # Hash of the data as load_rules last wrote it: a different hash now means an admin edited it.
     loaded_sha256 = models.CharField(max_length=64, blank=True, editable=False)
+    # The data as load_rules last wrote it, as JSON text in the file's key order (PostgreSQL's
+    # jsonb keeps no key order), and its place in its document: dump_rules writes the file back
+    # byte for byte from these. Empty and null for a revision added in the admin.
+    loaded_json = models.TextField(blank=True, editable=False)
+    position = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -285,6 +314,28 @@ class ImportJob(models.Model):
         if not self.rows_total:
             return 0
         return min(100, self.rows_done * 100 // self.rows_total)
+
+
+class ImportJobFile(models.Model):
+    """One file of a job that imports several at once (manage.py import_cards FILE...), in the order given.
+
+    A job with such rows imports them together, all or nothing, as one catalog change; the
+    job's own file fields then describe the whole (names, total size, checksum of all). A
+    job without them (an admin upload) imports its own file_content.
+    """
+
+    job = models.ForeignKey(ImportJob, on_delete=models.CASCADE, related_name="files")
+    position = models.PositiveSmallIntegerField()
+    # As given on the command line: error messages name the file by it.
+    name = models.TextField()
+    content = models.BinaryField()
+
+    class Meta:
+        ordering = ["job", "position"]
+        constraints = [models.UniqueConstraint(fields=["job", "position"], name="cards_importjobfile_position")]
+
+    def __str__(self) -> str:
+        return self.name
 
 
 class Erratum(models.Model):

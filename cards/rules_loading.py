@@ -16,7 +16,8 @@ from django.utils.text import slugify
 from decks.rules.ruleset import RulesDataError, parse_geas, parse_ruler
 
 from .catalog import catalog_version_bump
-from .models import Geas, GeasRevision, Ruler, RulerRevision
+from .models import Geas, GeasRevision, Ruler, RulerRevision, RulesDocument
+from .signals import revision_change_date, rules_changed_send_on_commit
 
 RULES_FILE = Path(settings.BASE_DIR) / "data" / "rules.json"
 SUPPORTED_FORMAT_VERSIONS = {1}
@@ -31,9 +32,26 @@ class RulesLoadResult:
     created: list[str] = field(default_factory=list)
     updated: list[str] = field(default_factory=list)
     unchanged: int = 0
+    # Revisions edited in the admin since the last load, which differ from the file: kept
+    # unless forced. With the top-level fields that differ, by label.
     kept_admin_edits: list[str] = field(default_factory=list)
+    differences: dict[str, list[str]] = field(default_factory=dict)
+    # Revisions in the database the file does not have (added in the admin): always kept.
+    not_in_file: list[str] = field(default_factory=list)
     # Rulers and geases whose rules changed, by the date the change takes effect: their decks are re-judged.
     revalidate: dict[date, tuple[set[int], set[int]]] = field(default_factory=dict)
+    # A document's key or source changed without its rules: the catalog's token must move all the same.
+    renamed: bool = False
+
+
+@dataclass(frozen=True)
+class _Place:
+    """Where a revision sits in the file: its document and its index in the document's list."""
+
+    document: str
+    source: str
+    effective_from: date
+    position: int
 
 
 def rules_file_read(path: Path = RULES_FILE) -> dict[str, Any]:
@@ -70,65 +88,81 @@ def rules_file_read(path: Path = RULES_FILE) -> dict[str, Any]:
 
 @transaction.atomic
 def rules_load(*, path: Path = RULES_FILE, force: bool = False) -> RulesLoadResult:
-    """Upsert every ruler, geas and revision of the rules file; a second run changes nothing.
+    """Upsert every document, ruler, geas and revision of the rules file; a second run changes nothing.
 
-    A revision an admin edited since the last load is kept unless `force` is given, so
-    `make run` never silently reverts a correction made in the admin.
+    A revision an admin edited since the last load, and that now differs from the file, is
+    kept and reported (kept_admin_edits, with the fields that differ) unless `force` is
+    given, so `make run` never silently reverts a correction made in the admin; `dump_rules`
+    writes such corrections into the file. Revisions the file does not have are kept and
+    reported (not_in_file). A revision whose rules equal the file's is left alone.
     """
     payload = rules_file_read(path)
     result = RulesLoadResult()
     rulers = _rulers_upsert(payload["documents"])
-    for doc in payload["documents"]:
+    seen: set[tuple[type[RulerRevision] | type[GeasRevision], int]] = set()
+    for number, doc in enumerate(payload["documents"]):
+        _document_upsert(doc, position=number)
         effective_from = date.fromisoformat(doc["effective_from"])
-        source = doc.get("source", "")
-        for data in doc.get("rulers", []):
+        for position, data in enumerate(doc.get("rulers", [])):
+            place = _Place(doc["key"], doc.get("source", ""), effective_from, position)
             owner = {"ruler": rulers[data["name"]]}
-            _revision_upsert(
-                RulerRevision,
-                owner,
-                effective_from,
-                doc["key"],
-                source,
-                data,
-                force,
-                result,
-            )
-        for data in doc.get("geases", []):
-            ruler = rulers[data["target_ruler"]]
-            geas, created = Geas.objects.get_or_create(
-                slug=slugify(data["name"]),
-                defaults={"name": data["name"], "ruler": ruler},
-            )
-            if not created and geas.ruler_id != ruler.pk:
-                geas.ruler = ruler
-                geas.save(update_fields=["ruler"])
-            _revision_upsert(
-                GeasRevision,
-                {"geas": geas},
-                effective_from,
-                doc["key"],
-                source,
-                data,
-                force,
-                result,
-            )
-    if result.created or result.updated:
+            seen.add((RulerRevision, _revision_upsert(RulerRevision, owner, place, data, force, result)))
+        for position, data in enumerate(doc.get("geases", [])):
+            place = _Place(doc["key"], doc.get("source", ""), effective_from, position)
+            owner = {"geas": _geas_upsert(data, rulers)}
+            seen.add((GeasRevision, _revision_upsert(GeasRevision, owner, place, data, force, result)))
+    result.not_in_file = _revisions_not_in_file(seen)
+    if result.created or result.updated or result.renamed:
         # save() bumps already (cards.catalog's receivers); this keeps it so if a step turns into a bulk write.
         catalog_version_bump()
-    _decks_revalidate_later(result)
+    _rules_changed_announce(result)
     return result
 
 
-def _decks_revalidate_later(result: RulesLoadResult) -> None:
-    from decks.revalidation.services import decks_revalidate_enqueue
+def _document_upsert(doc: dict[str, Any], *, position: int) -> None:
+    """The document's title, source, date and place in the file, written only if they changed."""
+    values = {
+        "title": doc.get("title") or "",
+        "source": doc.get("source") or "",
+        "effective_from": date.fromisoformat(doc["effective_from"]),
+        "position": position,
+    }
+    document = RulesDocument.objects.filter(key=doc["key"]).first()
+    if document is None:
+        RulesDocument.objects.create(key=doc["key"], **values)
+    elif any(getattr(document, k) != v for k, v in values.items()):
+        RulesDocument.objects.filter(pk=document.pk).update(**values)
 
+
+def _geas_upsert(data: dict[str, Any], rulers: dict[str, Ruler]) -> Geas:
+    ruler = rulers[data["target_ruler"]]
+    geas, created = Geas.objects.get_or_create(
+        slug=slugify(data["name"]), defaults={"name": data["name"], "ruler": ruler}
+    )
+    if not created and geas.ruler_id != ruler.pk:
+        geas.ruler = ruler
+        geas.save(update_fields=["ruler"])
+    return geas
+
+
+def _revisions_not_in_file(seen: set[tuple[type[RulerRevision] | type[GeasRevision], int]]) -> list[str]:
+    labels = []
+    for model, owner in ((RulerRevision, "ruler"), (GeasRevision, "geas")):
+        ids = {pk for m, pk in seen if m is model}
+        for revision in model.objects.select_related(owner).exclude(pk__in=ids).order_by("effective_from", "pk"):
+            labels.append(
+                f"{getattr(revision, owner).name} ({revision.document or 'no document'}, from {revision.effective_from})"
+            )
+    return labels
+
+
+def _rules_changed_announce(result: RulesLoadResult) -> None:
+    """Once the load commits, say whose rules changed from which date (decks re-judge their decks)."""
     for since, (ruler_ids, geas_ids) in sorted(result.revalidate.items()):
-        decks_revalidate_enqueue(ruler_ids=ruler_ids, geas_ids=geas_ids, since=since)
+        rules_changed_send_on_commit(sender=rules_load, ruler_ids=ruler_ids, geas_ids=geas_ids, since=since)
 
 
 def _revalidate_note(result: RulesLoadResult, owner: dict[str, Any], effective_from: date) -> None:
-    from decks.revalidation.services import revision_change_date
-
     rulers, geases = result.revalidate.setdefault(revision_change_date(effective_from), (set(), set()))
     if "ruler" in owner:
         rulers.add(owner["ruler"].pk)
@@ -165,37 +199,46 @@ def _rulers_upsert(documents: list[dict[str, Any]]) -> dict[str, Ruler]:
 def _revision_upsert(
     model: type[RulerRevision] | type[GeasRevision],
     owner: dict[str, Any],
-    effective_from: date,
-    document: str,
-    source: str,
+    place: _Place,
     data: dict[str, Any],
     force: bool,
     result: RulesLoadResult,
-) -> None:
-    label = f"{data['name']} ({document})"
-    sha = data_sha256(data)
-    revision = model.objects.filter(**owner, effective_from=effective_from).first()
+) -> int:
+    """Create, update, keep (an admin edit) or leave alone one revision; its id."""
+    label = f"{data['name']} ({place.document})"
+    loaded = {"loaded_sha256": data_sha256(data), "loaded_json": json.dumps(data, ensure_ascii=False)}
+    where = {"document": place.document, "source": place.source, "position": place.position}
+    revision = model.objects.filter(**owner, effective_from=place.effective_from).first()
     if revision is None:
-        model.objects.create(
-            **owner,
-            effective_from=effective_from,
-            document=document,
-            source=source,
-            data=data,
-            loaded_sha256=sha,
-        )
+        revision = model.objects.create(**owner, effective_from=place.effective_from, data=data, **loaded, **where)
         result.created.append(label)
-        _revalidate_note(result, owner, effective_from)
-        return
+        _revalidate_note(result, owner, place.effective_from)
+        return revision.pk
     current = data_sha256(revision.data)
-    if current == sha and revision.loaded_sha256 == sha and revision.document == document:
+    if current == loaded["loaded_sha256"]:
+        # The file's rules already (perhaps an admin edit the file has caught up with, through
+        # dump_rules): record what was loaded and where, without touching the rules.
+        _revision_sync(revision, {**loaded, **where}, result)
         result.unchanged += 1
-        return
+        return revision.pk
     if current != revision.loaded_sha256 and not force:
         result.kept_admin_edits.append(label)
-        return
-    revision.data, revision.loaded_sha256 = data, sha
-    revision.document, revision.source = document, source
+        result.differences[label] = sorted(
+            k for k in revision.data.keys() | data.keys() if revision.data.get(k) != data.get(k)
+        )
+        return revision.pk
+    revision.data = data
+    for name, value in {**loaded, **where}.items():
+        setattr(revision, name, value)
     revision.save()
     result.updated.append(label)
-    _revalidate_note(result, owner, effective_from)
+    _revalidate_note(result, owner, place.effective_from)
+    return revision.pk
+
+
+def _revision_sync(revision: RulerRevision | GeasRevision, values: dict[str, Any], result: RulesLoadResult) -> None:
+    """Write the values that differ with an UPDATE: no save(), so updated_at and the parsed-rules cache stay."""
+    changed = {name: value for name, value in values.items() if getattr(revision, name) != value}
+    if changed:
+        type(revision).objects.filter(pk=revision.pk).update(**changed)
+        result.renamed |= bool(changed.keys() & {"document", "source"})

@@ -1,188 +1,35 @@
-"""Reads of the catalog and the rules, shaped for the engine and the API."""
+"""Reads of the catalog (cards, their facts for the engine, card search, import jobs).
+
+The rules lookups are in cards.rules_selectors and the search's ORM conditions in
+cards.search_queries; rules_choice_get and RulesChoice are imported here too, where the decks
+have always looked for them.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Collection
 from dataclasses import dataclass
-from datetime import date
-from typing import Any, TypeVar
+from typing import Any
 
 from django.db import connection
-from django.db.models import (
-    Exists,
-    Expression,
-    F,
-    Func,
-    IntegerField,
-    OuterRef,
-    Prefetch,
-    Q,
-    QuerySet,
-    TextField,
-)
+from django.db.models import F, Prefetch, Q, QuerySet, TextField
 from django.db.models.expressions import RawSQL
-from django.db.models.lookups import Contains
 
-from decks.rules.ruleset import RulesDataError, RulesInForce, in_force_on, rules_in_force
 from decks.rules.types import CardFacts
-from gatesite.errors import ApplicationError
 
-from .catalog import CatalogMemory, catalog_memory
-from .folding import fold
+from .catalog import catalog_memory
 from .models import (
     Attribute,
     Card,
-    CardSet,
     Erratum,
     Faction,
-    Geas,
-    GeasRevision,
     ImportJob,
     Printing,
-    Ruler,
-    RulerRevision,
 )
-from .search import (
-    MAX_LEVEL,
-    CardQuery,
-    Field,
-    QueryError,
-    Term,
-    match_names,
-    no_match_error,
-    parse_card_query,
-    resolve_type,
-)
-
-
-def ruler_list() -> QuerySet[Ruler]:
-    return Ruler.objects.all()
-
-
-def ruler_revision_in_force(*, ruler: Ruler, on: date) -> RulerRevision | None:
-    return ruler.revisions.filter(effective_from__lte=on).order_by("-effective_from").first()
-
-
-def geas_revision_in_force(*, geas: Geas, on: date) -> GeasRevision | None:
-    return geas.revisions.filter(effective_from__lte=on).order_by("-effective_from").first()
-
-
-_R = TypeVar("_R", RulerRevision, GeasRevision)
-
-
-@dataclass(frozen=True)
-class RulesChoice:
-    ruler: Ruler
-    geas: Geas | None
-    on: date
-    ruler_revision: RulerRevision
-    geas_revision: GeasRevision | None
-    rules: RulesInForce
-
-
-# Parsed rules keyed by the revisions (and their last edit) they came from: parsing is pure,
-# so a cached result is exact until an admin edits a revision.
-_rules_cache: dict[tuple[object, ...], RulesInForce] = {}
-
-
-def rules_choice_get(*, ruler_slug: str, geas_slug: str | None, on: date) -> RulesChoice:
-    """The rules in force for a ruler (and geas) on a date; ApplicationError names what is wrong.
-
-    The revisions of a slug (without their data) come from this process's catalog memory
-    (cards.catalog: no query while the catalog is unchanged, one per slug after a change); the
-    data is read and parsed only when the rules cache misses. The editor asks on every change
-    and every search, the validate API on every request.
-    """
-    memory = catalog_memory()
-    ruler_revision = in_force_on(_revision_dates(_ruler_revisions(memory, ruler_slug)), on)
-    geas_revision = None
-    if geas_slug and ruler_revision is not None:
-        geas_revision = in_force_on(_revision_dates(_geas_revisions(memory, geas_slug)), on)
-    if ruler_revision is None or (
-        geas_slug and (geas_revision is None or geas_revision.geas.ruler_id != ruler_revision.ruler_id)
-    ):
-        _rules_choice_refuse(ruler_slug=ruler_slug, geas_slug=geas_slug, on=on)
-    assert ruler_revision is not None
-    key = (
-        ruler_revision.pk,
-        ruler_revision.updated_at,
-        geas_revision.pk if geas_revision else None,
-        geas_revision.updated_at if geas_revision else None,
-    )
-    rules = _rules_cache.get(key)
-    if rules is None:
-        ruler_data = RulerRevision.objects.values_list("data", flat=True).get(pk=ruler_revision.pk)
-        geas_data = (
-            GeasRevision.objects.values_list("data", flat=True).get(pk=geas_revision.pk) if geas_revision else None
-        )
-        try:
-            rules = rules_in_force(ruler_data, geas_data)
-        except RulesDataError as exc:
-            raise ApplicationError(f"The rules data is broken: {exc}") from exc
-        _rules_cache[key] = rules
-    geas = geas_revision.geas if geas_revision else None
-    return RulesChoice(ruler_revision.ruler, geas, on, ruler_revision, geas_revision, rules)
-
-
-def _ruler_revisions(memory: CatalogMemory, slug: str) -> tuple[RulerRevision, ...]:
-    """A ruler's revisions with the ruler, oldest first (data deferred); remembered while the catalog is unchanged.
-
-    The instances are shared by every request of this process until the catalog changes: read them, never save them.
-    """
-    revisions = memory.ruler_revisions.get(slug)
-    if revisions is None:
-        revisions = tuple(
-            RulerRevision.objects.select_related("ruler")
-            .defer("data")
-            .filter(ruler__slug=slug)
-            .order_by("effective_from")
-        )
-        if revisions:  # an unknown slug is not remembered (see CatalogMemory)
-            memory.ruler_revisions[slug] = revisions
-    return revisions
-
-
-def _geas_revisions(memory: CatalogMemory, slug: str) -> tuple[GeasRevision, ...]:
-    """A geas's revisions with the geas, oldest first; as _ruler_revisions."""
-    revisions = memory.geas_revisions.get(slug)
-    if revisions is None:
-        revisions = tuple(
-            GeasRevision.objects.select_related("geas").defer("data").filter(geas__slug=slug).order_by("effective_from")
-        )
-        if revisions:
-            memory.geas_revisions[slug] = revisions
-    return revisions
-
-
-def _revision_dates(revisions: Iterable[_R]) -> list[tuple[date, _R]]:
-    return [(r.effective_from, r) for r in revisions]
-
-
-def _rules_choice_refuse(*, ruler_slug: str, geas_slug: str | None, on: date) -> None:
-    """Raise the ApplicationError that says why there are no rules for this choice."""
-    ruler = Ruler.objects.filter(slug=ruler_slug).first()
-    if ruler is None:
-        raise ApplicationError(f"Unknown ruler '{ruler_slug}'.", field="ruler")
-    geas = None
-    if geas_slug:
-        geas = Geas.objects.select_related("ruler").filter(slug=geas_slug).first()
-        if geas is None:
-            raise ApplicationError(f"Unknown geas '{geas_slug}'.", field="geas")
-        if geas.ruler_id != ruler.pk:
-            raise ApplicationError(
-                f"{geas.name} is an oath for {geas.ruler.name}, not for {ruler.name}.",
-                field="geas",
-            )
-    if ruler_revision_in_force(ruler=ruler, on=on) is None:
-        first = ruler.revisions.order_by("effective_from").first()
-        since = f"; its first rules are from {first.effective_from}" if first else ""
-        raise ApplicationError(f"{ruler.name} has no rules in force on {on}{since}.", field="as_of")
-    if geas is not None and geas_revision_in_force(geas=geas, on=on) is None:
-        first = geas.revisions.order_by("effective_from").first()
-        since = f"; it is in force from {first.effective_from}" if first else ""
-        raise ApplicationError(f"{geas.name} is not in force on {on}{since}.", field="as_of")
-    # Only reached if the catalog changed between the two looks.
-    raise ApplicationError(f"No rules for {ruler.name} on {on}; try again.", field="ruler")
+from .rules_selectors import RulesChoice as RulesChoice
+from .rules_selectors import rules_choice_get as rules_choice_get
+from .search import CardQuery, QueryError, parse_card_query
+from .search_queries import card_filter_terms, card_search_condition, card_search_order
 
 
 def card_queryset() -> QuerySet[Card]:
@@ -286,22 +133,6 @@ def with_card_facts(cards: QuerySet[Card]) -> QuerySet[Card]:
     )
 
 
-def cards_by_reference(*, numbers: Iterable[str], names: Iterable[str]) -> tuple[dict[str, Card], dict[str, Card]]:
-    """Cards for the collector numbers and names a deck list uses, in two queries and their prefetches."""
-    numbers, names = set(numbers), set(names)
-    by_number: dict[str, Card] = {}
-    by_name: dict[str, Card] = {}
-    if not numbers and not names:
-        return by_number, by_name
-    cards = card_queryset().filter(Q(printings__collector_number__in=numbers) | Q(name__in=names)).distinct()
-    for card in cards:
-        by_name[card.name] = card
-        for printing in card.printings.all():
-            if printing.collector_number in numbers:
-                by_number[printing.collector_number] = card
-    return by_number, {k: v for k, v in by_name.items() if k in names}
-
-
 def attribute_exists(name: str) -> bool:
     """Whether an attribute of this name exists; the names are remembered while the catalog is unchanged."""
     memory = catalog_memory()
@@ -366,21 +197,13 @@ def card_search(
         parsed = parse_card_query(query)
     except QueryError as exc:
         return CardSearchResult(cards=[], total=0, error=exc.message, error_position=exc.position)
+    filters = {"faction": faction, "type": type, "level_min": level_min, "level_max": level_max}
+    filters |= {"attribute": attribute, "cnt": cnt, "legend": legend, "set_code": set_code}
     try:
-        terms = parsed.terms + _card_filter_terms(
-            faction=faction,
-            type=type,
-            level_min=level_min,
-            level_max=level_max,
-            attribute=attribute,
-            cnt=cnt,
-            legend=legend,
-            set_code=set_code,
-        )
-        condition = _card_search_condition(terms)
+        terms = parsed.terms + card_filter_terms(**filters)
+        condition = card_search_condition(terms)
     except QueryError as exc:
         return CardSearchResult(cards=[], total=0, error=exc.message, query=parsed, error_position=exc.position)
-
     limit = max(0, min(limit, CARD_SEARCH_MAX_LIMIT))
     offset = max(0, offset)
     # The page with every card's facts (no prefetches, no Faction instances: card_facts(card).faction);
@@ -388,220 +211,24 @@ def card_search(
     cards = list(
         with_card_facts(Card.objects.defer("search_text"))
         .filter(condition)
-        .order_by(*_card_search_order(terms))[offset : offset + limit]
+        .order_by(*card_search_order(terms))[offset : offset + limit]
     )
-    capped = False
-    if len(cards) < limit and (cards or offset == 0):
-        # A short page is the last one: the total is known without counting.
-        total = offset + len(cards)
-    else:
-        # Count no further than the cap (or than this page, for a page past it): the database
-        # stops at the bound instead of visiting every match.
-        bound = max(CARD_SEARCH_COUNT_CAP, offset + limit)
-        total = Card.objects.filter(condition)[: bound + 1].count()
-        if total > bound:
-            total, capped = bound, True
+    total, capped = _card_search_total(condition, cards=len(cards), limit=limit, offset=offset)
     return CardSearchResult(cards=cards, total=total, query=parsed, total_capped=capped)
 
 
-def _card_filter_terms(
-    *,
-    faction: str | None,
-    type: str | None,
-    level_min: int | None,
-    level_max: int | None,
-    attribute: str | None,
-    cnt: bool | None,
-    legend: bool | None,
-    set_code: str | None,
-) -> tuple[Term, ...]:
-    """The browser's filters as terms; an empty string is an unset filter (a form's blank choice)."""
-    terms: list[Term] = []
-    if faction:
-        terms.append(Term(Field.FACTION, fold(faction), token=f"faction={faction}"))
-    if type:
-        terms.append(Term(Field.TYPE, resolve_type(type), token=f"type={type}"))
-    # Clamped, so an absurd bound cannot overflow a database integer; no card is that far out.
-    if level_min is not None:
-        terms.append(
-            Term(Field.LEVEL, max(-MAX_LEVEL, min(level_min, MAX_LEVEL)), op=">=", token=f"level_min={level_min}")
-        )
-    if level_max is not None:
-        terms.append(
-            Term(Field.LEVEL, max(-MAX_LEVEL, min(level_max, MAX_LEVEL)), op="<=", token=f"level_max={level_max}")
-        )
-    if attribute:
-        terms.append(Term(Field.ATTRIBUTE, fold(attribute), token=f"attribute={attribute}"))
-    if cnt is not None:
-        terms.append(Term(Field.CNT, True, negated=not cnt, token=f"cnt={cnt}"))
-    if legend is not None:
-        terms.append(Term(Field.LEGEND, True, negated=not legend, token=f"legend={legend}"))
-    if set_code:
-        terms.append(Term(Field.SET, fold(set_code), token=f"set={set_code}"))
-    return tuple(terms)
-
-
-_LEVEL_LOOKUPS = {"=": "exact", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}
-
-
-def _card_search_condition(terms: tuple[Term, ...]) -> Q:
-    """One Q for all the terms (AND); raises QueryError for a faction, attribute or set that names nothing."""
-    resolved = _card_search_names_resolve(terms)
-    condition = Q()
-    for term in terms:
-        match term.field:
-            case Field.TEXT:
-                # contains, not icontains: search_text is folded already, and a plain LIKE '%…%'
-                # is what the pg_trgm GIN index serves (UPPER(…) LIKE would not use it).
-                q = Q(search_text__contains=term.value)
-            case Field.NAME:
-                # The search_text test lets the trigram index narrow the rows; the names test
-                # keeps those where the match is in a name, not the card text.
-                q = Q(search_text__contains=term.value) if not term.negated else Q()
-                q &= _name_contains(str(term.value))
-            case Field.TYPE:
-                q = Q(type=term.value)
-            case Field.LEVEL:
-                q = Q(**{f"level__{_LEVEL_LOOKUPS[term.op]}": term.value})
-            case Field.CNT:
-                q = Q(cnt=True)
-            case Field.LEGEND:
-                q = Q(legend=True)
-            case Field.FACTION:
-                q = Q(faction_id__in=resolved[term])
-            case Field.ATTRIBUTE:
-                through = Card.attributes.through
-                q = Q(Exists(through.objects.filter(card_id=OuterRef("pk"), attribute_id__in=resolved[term])))
-            case Field.SET:
-                q = Q(Exists(Printing.objects.filter(card_id=OuterRef("pk"), card_set_id__in=resolved[term])))
-            case _:  # pragma: no cover - every Field is handled above
-                raise AssertionError(term.field)
-        # ~Q on a nullable column keeps the NULL rows: -lv<=2 and -f:volnar keep energy cards.
-        condition &= ~q if term.negated else q
-    return condition
-
-
-def _card_search_names_resolve(terms: tuple[Term, ...]) -> dict[Term, list[int]]:
-    """The faction, attribute or set ids each such term names (see match_names): one query per kind used."""
-    loaders: dict[Field, tuple[str, Callable[[], list[tuple[int, tuple[str, ...]]]]]] = {
-        Field.FACTION: (
-            "faction",
-            lambda: [
-                (pk, (name, name_ja, slug))
-                for pk, name, name_ja, slug in Faction.objects.order_by().values_list("pk", "name", "name_ja", "slug")
-            ],
-        ),
-        Field.ATTRIBUTE: (
-            "attribute",
-            lambda: [(pk, (name,)) for pk, name in Attribute.objects.order_by().values_list("pk", "name")],
-        ),
-        Field.SET: (
-            "set",
-            lambda: [(pk, (code,)) for pk, code in CardSet.objects.order_by().values_list("pk", "code")],
-        ),
-    }
-    resolved: dict[Term, list[int]] = {}
-    for field, (what, load) in loaders.items():
-        wanted = [t for t in terms if t.field is field]
-        if not wanted:
-            continue
-        candidates = load()
-        for term in wanted:
-            ids = match_names(str(term.value), candidates)
-            if not ids:
-                raise no_match_error(term, what, (names[0] for _, names in candidates))
-            resolved[term] = ids
-    return resolved
-
-
-class _SearchTextLine(Func):
-    """Line 1 or 2 of search_text ("" past its end): card_search_text() stores "name\nname_ja\ntext",
-    folded, leaving empty parts out, so line 1 is the folded English name and line 2 the folded
-    Japanese name when the card has one.
-
-    PostgreSQL's split_part works on bytes; left()/substr() with strpos() count characters and
-    measured 5x slower over 20 000 cards. SQLite has no split_part: substr/instr on the text
-    padded with two newlines, so both line breaks always exist.
-    """
-
-    output_field = TextField()
-
-    def __init__(self, number: int) -> None:
-        if number not in (1, 2):
-            raise ValueError(number)
-        self.number = number
-        super().__init__(F("search_text"))
-
-    def as_sql(self, compiler: Any, connection: Any, **extra_context: Any) -> tuple[str, list[Any]]:
-        column = self._column(compiler)
-        padded = f"({column} || char(10, 10))"
-        first_break = f"instr({padded}, char(10))"
-        if self.number == 1:
-            return f"substr({padded}, 1, {first_break} - 1)", []
-        rest = f"substr({padded}, {first_break} + 1)"
-        return f"substr({rest}, 1, instr({rest}, char(10)) - 1)", []
-
-    def as_postgresql(self, compiler: Any, connection: Any, **extra_context: Any) -> tuple[str, list[Any]]:
-        return f"split_part({self._column(compiler)}, chr(10), {self.number})", []
-
-    def _column(self, compiler: Any) -> str:
-        column, params = compiler.compile(self.get_source_expressions()[0])
-        if params:  # a column compiles to a name; repeating it in the SQL must not repeat parameters
-            raise ValueError(params)
-        return str(column)
-
-
-def _name_contains(word: str) -> Q:
-    """The folded English or Japanese name contains the folded word (not the card text)."""
-    return Q(Contains(_SearchTextLine(1), word)) | (~Q(name_ja="") & Q(Contains(_SearchTextLine(2), word)))
-
-
-class _SearchRank(Func):
-    """0 when the folded English or Japanese name is the phrase, 1 when the names hold every word, else 2.
-
-    The SQL is written here rather than as Case/When over Q objects (_name_contains): building
-    that cost more than running the query. Same tests: `=` for the phrase, the `contains`
-    lookup's LIKE (with its escaping) for the words, on the lines of _SearchTextLine.
-    """
-
-    output_field = IntegerField()
-
-    def __init__(self, phrase: str, words: tuple[str, ...]) -> None:
-        self.phrase, self.words = phrase, words
-        super().__init__(F("search_text"), F("name_ja"))
-
-    def as_sql(self, compiler: Any, connection: Any, **extra_context: Any) -> tuple[str, list[Any]]:
-        (text, text_params), (name_ja, ja_params) = (compiler.compile(e) for e in self.get_source_expressions())
-        if text_params or ja_params:  # columns compile to names; repeating them must not repeat parameters
-            raise ValueError((text_params, ja_params))
-        en, ja = (_search_text_line(text, n, connection.vendor) for n in (1, 2))
-        like = connection.operators["contains"]
-        has_ja = f"{name_ja} <> ''"
-        names_hold = " AND ".join(f"({en} {like} OR ({has_ja} AND {ja} {like}))" for _ in self.words)
-        sql = f"CASE WHEN ({en} = %s OR ({has_ja} AND {ja} = %s)) THEN 0 WHEN ({names_hold}) THEN 1 ELSE 2 END"
-        patterns = [f"%{connection.ops.prep_for_like_query(word)}%" for word in self.words]
-        return sql, [self.phrase, self.phrase, *(p for pattern in patterns for p in (pattern, pattern))]
-
-
-def _search_text_line(column: str, number: int, vendor: str) -> str:
-    """_SearchTextLine's SQL for an already compiled column."""
-    if vendor == "postgresql":
-        return f"split_part({column}, chr(10), {number})"
-    padded = f"({column} || char(10, 10))"
-    first_break = f"instr({padded}, char(10))"
-    if number == 1:
-        return f"substr({padded}, 1, {first_break} - 1)"
-    rest = f"substr({padded}, {first_break} + 1)"
-    return f"substr({rest}, 1, instr({rest}, char(10)) - 1)"
-
-
-def _card_search_order(terms: tuple[Term, ...]) -> list[Expression | str]:
-    """Exact folded name (EN or JA) first, then names holding every word, then the rest; by level, name."""
-    by_level: list[Expression | str] = [F("level").asc(nulls_last=True), "name"]
-    words = tuple(str(t.value) for t in terms if t.field in (Field.TEXT, Field.NAME) and not t.negated)
-    if not words:
-        return by_level
-    return [_SearchRank(" ".join(words), words).asc(), *by_level]
+def _card_search_total(condition: Q, *, cards: int, limit: int, offset: int) -> tuple[int, bool]:
+    """The number of matches and whether it is capped (a lower bound), counting only when the page cannot tell."""
+    if cards < limit and (cards or offset == 0):
+        # A short page is the last one: the total is known without counting.
+        return offset + cards, False
+    # Count no further than the cap (or than this page, for a page past it): the database
+    # stops at the bound instead of visiting every match.
+    bound = max(CARD_SEARCH_COUNT_CAP, offset + limit)
+    total = Card.objects.filter(condition)[: bound + 1].count()
+    if total > bound:
+        return bound, True
+    return total, False
 
 
 # Card detail and import jobs.

@@ -18,8 +18,10 @@ class CardImportRejectedError(Exception):
 # Idempotent (an upsert that writes nothing on a second run), hence acks_late.
 @shared_task(name="cards.import_files", acks_late=True, bind=True)
 def import_files(self: Task, paths: list[str], dry_run: bool = False) -> dict[str, Any]:
-    """Import set files (paths as the worker sees them); see import_files_outcome.
+    """Import set files (paths as the worker sees them), job-less; see import_files_outcome.
 
+    Kept for bench/import_cards.py, which times the worker on files it wrote; manage.py
+    import_cards and the admin both create an ImportJob (cards.import_jobs) instead.
     While it works, the task's state is PROGRESS with {"done", "total"} rows.
     """
     return import_files_outcome(paths=list(paths), dry_run=dry_run, progress=_task_progress(self))
@@ -56,7 +58,7 @@ def _task_progress(task: Task) -> Any:
 @shared_task(name="cards.import_job_run", acks_late=True, bind=True)
 def import_job_run(self: Task, job_id: int) -> str | None:
     """Run one import job; returns its final status, or None if another worker had it."""
-    from .services import import_job_execute
+    from .import_jobs import import_job_execute
 
     job = import_job_execute(job_id=job_id, task_id=self.request.id or "")
     return job.status if job is not None else None
@@ -65,6 +67,6 @@ def import_job_run(self: Task, job_id: int) -> str | None:
 @shared_task(name="cards.import_jobs_reap")
 def import_jobs_reap() -> dict[str, int]:
     """Periodic (beat): retry or fail import jobs whose worker stopped; resend lost queued jobs."""
-    from .services import import_jobs_reap as reap
+    from .import_jobs import import_jobs_reap as reap
 
     return reap()

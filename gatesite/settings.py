@@ -48,7 +48,6 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_htmx",
     "template_partials",
-    "django_celery_results",
     "django_celery_beat",
     "cards",
     "decks",
@@ -197,6 +196,7 @@ SPECTACULAR_SETTINGS = {
 # Without REDIS_URL, tasks run eagerly in-process: the same code path, no broker needed.
 REDIS_URL = env.str("REDIS_URL", default="")
 CELERY_BROKER_URL = REDIS_URL or "memory://localhost/"
+# Results (the command-line tools and tests wait on them) live in Redis, not the database: no django_celery_results.
 CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_EAGER_PROPAGATES = True
@@ -207,7 +207,7 @@ CELERY_TASK_TIME_LIMIT = 30 * 60
 CELERY_TASK_SOFT_TIME_LIMIT = 25 * 60
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
-# Every minute: retry or fail import jobs whose worker stopped (cards.services.import_jobs_reap).
+# Every minute: retry or fail import jobs whose worker stopped (cards.import_jobs.import_jobs_reap).
 # Every 10 minutes: recompute the statistics if a public deck changed since (decks.stats.services).
 # 03:30 daily (crontab.guru/#30_3_*_*_*): recompute them anyway (a safety net for changes made outside the services).
 # 00:05 daily (crontab.guru/#5_0_*_*_*): re-judge decks whose rules gain a revision today.

@@ -79,49 +79,47 @@ def consistency_errors(files: Sequence[ParsedFile]) -> list[RowError]:
     sets: dict[str, tuple[str, SetRecord]] = {}
     for parsed in files:
         for card_set in parsed.sets:
-            if card_set.code not in sets:
+            if card_set.code in sets:
+                errors.extend(_set_disagreements(parsed.name, card_set, *sets[card_set.code]))
+            else:
                 sets[card_set.code] = (parsed.name, card_set)
-                continue
-            other_file, other = sets[card_set.code]
-            for attr, field in (("name", "name"), ("release_date", "release_date")):
-                mine, theirs = getattr(card_set, attr), getattr(other, attr)
-                if mine != theirs:
-                    errors.append(
-                        RowError(
-                            parsed.name,
-                            card_set.row,
-                            field,
-                            f"set {card_set.code!r} has {_show(mine)} here but {_show(theirs)} at {_where(parsed.name, other_file, other.row)}",
-                        )
-                    )
         for card in parsed.cards:
             seen = numbers.get(card.collector_number)
             if seen is not None:
-                errors.append(
-                    RowError(
-                        parsed.name,
-                        card.row,
-                        "number",
-                        f"collector number {card.collector_number!r} is already used at {_where(parsed.name, *seen)}",
-                    )
-                )
+                message = f"collector number {card.collector_number!r} is already used at {_where(parsed.name, *seen)}"
+                errors.append(RowError(parsed.name, card.row, "number", message))
                 continue
             numbers[card.collector_number] = (parsed.name, card.row)
-            if card.name not in first_of_name:
+            if card.name in first_of_name:
+                errors.extend(_printing_disagreements(parsed.name, card, *first_of_name[card.name]))
+            else:
                 first_of_name[card.name] = (parsed.name, card)
-                continue
-            other_file, other = first_of_name[card.name]
-            mine, theirs = card.rules(), other.rules()
-            for field in RULES_FIELDS:
-                if mine[field] != theirs[field]:
-                    errors.append(
-                        RowError(
-                            parsed.name,
-                            card.row,
-                            field,
-                            f"printings of {card.name!r} disagree: {_show(mine[field])} here, {_show(theirs[field])} at {_where(parsed.name, other_file, other.row)}",
-                        )
-                    )
+    return errors
+
+
+def _set_disagreements(file: str, card_set: SetRecord, other_file: str, other: SetRecord) -> list[RowError]:
+    """A set code's name or release date that differs from its first row's."""
+    errors = []
+    for field in ("name", "release_date"):
+        mine, theirs = getattr(card_set, field), getattr(other, field)
+        if mine != theirs:
+            where = _where(file, other_file, other.row)
+            message = f"set {card_set.code!r} has {_show(mine)} here but {_show(theirs)} at {where}"
+            errors.append(RowError(file, card_set.row, field, message))
+    return errors
+
+
+def _printing_disagreements(file: str, card: CardRecord, other_file: str, other: CardRecord) -> list[RowError]:
+    """The rules fields in which a printing differs from the first printing of its name."""
+    errors = []
+    mine, theirs = card.rules(), other.rules()
+    for field in RULES_FIELDS:
+        if mine[field] != theirs[field]:
+            where = _where(file, other_file, other.row)
+            message = (
+                f"printings of {card.name!r} disagree: {_show(mine[field])} here, {_show(theirs[field])} at {where}"
+            )
+            errors.append(RowError(file, card.row, field, message))
     return errors
 
 
@@ -175,17 +173,7 @@ def _parse_csv(name: str, raw: bytes) -> ParsedFile:
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     errors: list[RowError] = []
     try:
-        header = next(reader, None)
-        if header is None or not any(cell.strip() for cell in header):
-            raise ImportFileError([RowError(name, "", None, "no header row")])
-        columns = [cell.strip() for cell in header]
-        duplicates = sorted({c for c in columns if c and columns.count(c) > 1})
-        missing = [c for c in CSV_REQUIRED_COLUMNS if c not in columns]
-        if duplicates or missing:
-            problems = [f"duplicate column {c!r}" for c in duplicates]
-            problems += [f"missing column {c!r}" for c in missing]
-            raise ImportFileError([RowError(name, "row 1", None, p) for p in problems])
-
+        columns = _csv_columns(name, next(reader, None))
         sets: dict[str, SetRecord] = {}
         cards: list[CardRecord] = []
         line = reader.line_num
@@ -195,28 +183,13 @@ def _parse_csv(name: str, raw: bytes) -> ParsedFile:
             if not any(cell.strip() for cell in cells):
                 continue  # a blank line is not a row
             if len(cells) != len(columns):
-                errors.append(
-                    RowError(
-                        name,
-                        row,
-                        None,
-                        f"malformed CSV: {len(cells)} cells, the header has {len(columns)}",
-                    )
-                )
+                message = f"malformed CSV: {len(cells)} cells, the header has {len(columns)}"
+                errors.append(RowError(name, row, None, message))
                 continue
             csv_reader = _CsvReader(name, row, dict(zip(columns, cells, strict=True)), errors)
             card_set = _read_set(csv_reader, code="set_code", set_name="set_name")
             if card_set is not None:
-                known = sets.setdefault(card_set.code, card_set)
-                for attr, field in (
-                    ("name", "set_name"),
-                    ("release_date", "release_date"),
-                ):
-                    if getattr(card_set, attr) != getattr(known, attr):
-                        csv_reader.error(
-                            field,
-                            f"set {card_set.code!r} has {_show(getattr(card_set, attr))} here but {_show(getattr(known, attr))} at {known.row}",
-                        )
+                _csv_set_check(csv_reader, card_set, sets.setdefault(card_set.code, card_set))
             record = _read_card(csv_reader, set_code=card_set.code if card_set else "")
             if record is not None and card_set is not None:
                 cards.append(record)
@@ -224,6 +197,28 @@ def _parse_csv(name: str, raw: bytes) -> ParsedFile:
         errors.append(RowError(name, f"row {reader.line_num}", None, f"malformed CSV: {exc}"))
         raise ImportFileError(errors) from exc
     return _finish(name, tuple(sets.values()), cards, errors)
+
+
+def _csv_columns(name: str, header: list[str] | None) -> list[str]:
+    """The header's column names; ImportFileError if it is missing, repeats a column or lacks a required one."""
+    if header is None or not any(cell.strip() for cell in header):
+        raise ImportFileError([RowError(name, "", None, "no header row")])
+    columns = [cell.strip() for cell in header]
+    duplicates = sorted({c for c in columns if c and columns.count(c) > 1})
+    missing = [c for c in CSV_REQUIRED_COLUMNS if c not in columns]
+    if duplicates or missing:
+        problems = [f"duplicate column {c!r}" for c in duplicates]
+        problems += [f"missing column {c!r}" for c in missing]
+        raise ImportFileError([RowError(name, "row 1", None, p) for p in problems])
+    return columns
+
+
+def _csv_set_check(reader: _CsvReader, card_set: SetRecord, known: SetRecord) -> None:
+    """A row's set name and release date must be those of the set code's first row."""
+    for attr, field in (("name", "set_name"), ("release_date", "release_date")):
+        mine, theirs = getattr(card_set, attr), getattr(known, attr)
+        if mine != theirs:
+            reader.error(field, f"set {card_set.code!r} has {_show(mine)} here but {_show(theirs)} at {known.row}")
 
 
 # --- shared -----------------------------------------------------------------------------
@@ -297,26 +292,7 @@ def _read_card(reader: _Reader, *, set_code: str) -> CardRecord | None:
     before = len(reader.errors)
     number = reader.text("number", required=True)
     name = reader.text("name", required=True)
-    card_type = reader.text("type", required=True)
-    if card_type is not None:
-        card_type = card_type.lower()
-        if card_type not in CARD_TYPES:
-            reader.error(
-                "type",
-                f"{reader.raw('type')!r} is not a card type ({', '.join(CARD_TYPES)})",
-            )
-    faction = reader.text("faction")
-    level = reader.integer("level")
-    if card_type == ENERGY:
-        if faction is not None:
-            reader.error("faction", "an energy card has no faction")
-        if level is not None:
-            reader.error("level", "an energy card has no level")
-    elif card_type in CARD_TYPES:
-        bad = {e.field for e in reader.errors[before:]}
-        for field, value in (("faction", faction), ("level", level)):
-            if value is None and field not in bad:  # a bad value has its own error
-                reader.error(field, "is required (only energy cards have none)")
+    card_type, faction, level = _read_type_faction_level(reader, before=before)
     attributes = reader.attributes("attributes")
     atk = reader.integer("atk")
     hp = reader.integer("hp")
@@ -346,6 +322,28 @@ def _read_card(reader: _Reader, *, set_code: str) -> CardRecord | None:
         rarity=rarity,
         row=reader.row,
     )
+
+
+def _read_type_faction_level(reader: _Reader, *, before: int) -> tuple[str | None, str | None, int | None]:
+    """A card's type, faction and level: an energy card has neither faction nor level, any other card both."""
+    card_type = reader.text("type", required=True)
+    if card_type is not None:
+        card_type = card_type.lower()
+        if card_type not in CARD_TYPES:
+            reader.error("type", f"{reader.raw('type')!r} is not a card type ({', '.join(CARD_TYPES)})")
+    faction = reader.text("faction")
+    level = reader.integer("level")
+    if card_type == ENERGY:
+        if faction is not None:
+            reader.error("faction", "an energy card has no faction")
+        if level is not None:
+            reader.error("level", "an energy card has no level")
+    elif card_type in CARD_TYPES:
+        bad = {e.field for e in reader.errors[before:]}
+        for field, value in (("faction", faction), ("level", level)):
+            if value is None and field not in bad:  # a bad value has its own error
+                reader.error(field, "is required (only energy cards have none)")
+    return card_type, faction, level
 
 
 class _Reader:

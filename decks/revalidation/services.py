@@ -133,12 +133,6 @@ def decks_revalidate_enqueue(
     )
 
 
-def revision_change_date(effective_from: date, *, today: date | None = None) -> date:
-    """When a change to a revision takes effect: today, or the revision's own date if that is later."""
-    today = today or timezone.localdate()
-    return max(today, effective_from)
-
-
 class _Judge:
     """Card facts and parsed rules, loaded once per job and shared by its chunks."""
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from cards.models import Attribute, Card, CardSet, Faction, Printing
+from cards.models import Attribute, Card, CardSet, Faction, ImportJob, ImportJobFile, Printing
 from cards.tasks import CardImportRejectedError, import_files
 
 pytestmark = pytest.mark.django_db
@@ -73,6 +73,43 @@ def test_it_names_file_row_and_field_of_every_bad_row_and_writes_nothing(bad_csv
     assert Faction.objects.count() == Attribute.objects.count() == 0
 
 
+def test_it_creates_and_runs_one_import_job_for_all_its_files():
+    import_cards(*SAMPLES)
+
+    job = ImportJob.objects.get()
+    assert (job.status, job.dry_run, job.created_by, job.attempts) == (ImportJob.Status.SUCCEEDED, False, None, 1)
+    assert job.file_name == "cards_small.json, cards_small.csv"
+    assert [(f.position, f.name) for f in ImportJobFile.objects.filter(job=job)] == [
+        (0, str(Path(SAMPLES[0]).resolve())),
+        (1, str(Path(SAMPLES[1]).resolve())),
+    ]
+    assert job.file_size == sum(Path(p).stat().st_size for p in SAMPLES)
+    assert (job.counts["cards_created"], job.counts["printings_created"]) == (8, 10)
+    assert (job.rows_done, job.rows_total) == (10, 10)
+    assert job.diff["new_cards"]["total"] == 8
+
+
+def test_it_records_a_rejected_import_as_a_failed_job(bad_csv):
+    with pytest.raises(CommandError):
+        import_cards(*SAMPLES, str(bad_csv))
+
+    job = ImportJob.objects.get()
+    assert job.status == ImportJob.Status.FAILED
+    assert job.error.startswith("Nothing imported.\n")
+    assert [(e["row"], e["field"]) for e in job.error_report] == [("row 3", "level"), ("row 4", "cnt")]
+
+
+def test_it_runs_the_job_itself_and_enqueues_nothing(monkeypatch):
+    sent = []
+    monkeypatch.setattr("cards.tasks.import_job_run.delay_on_commit", sent.append)
+    monkeypatch.setattr("cards.tasks.import_job_run.delay", sent.append)
+
+    import_cards(*SAMPLES)
+
+    assert sent == []
+    assert ImportJob.objects.get().status == ImportJob.Status.SUCCEEDED
+
+
 def test_it_names_a_file_it_cannot_read(tmp_path):
     missing = tmp_path / "nope.json"
 
@@ -111,6 +148,9 @@ def test_it_exits_non_zero_on_a_bad_file(tmp_path, bad_csv):
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_URL")}
     # A throwaway database: the check must never touch the developer's db.sqlite3.
     env.update(DEBUG="1", DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
+
+    # Migrated: the command records the failed import as a job.
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=REPO, env=env, timeout=120, check=True)
 
     process = subprocess.run(
         [sys.executable, "manage.py", "import_cards", str(bad_csv)],

@@ -1,4 +1,4 @@
-"""import_cards --dry-run, its progress bar, and the errata a command-line import records."""
+"""import_cards --dry-run, its progress bar, and the errata a command-line import records (with its job)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from cards.models import Card, Erratum, Printing
+from cards.models import Card, Erratum, ImportJob, Printing
 from tests.cards.factories import AttributeFactory, CardFactory, FactionFactory, card_row, set_file
 from tests.cards.services.test_card_catalog_import import table_snapshot
 
@@ -52,6 +52,7 @@ def test_it_prints_the_diff_of_a_dry_run_and_writes_nothing(changed_file):
 
     assert table_snapshot() == before
     assert Erratum.objects.count() == 0
+    assert ImportJob.objects.get().dry_run is True
     assert out.splitlines() == [
         "Dry run: nothing written.",
         "Would import 1 file: 2 cards (1 new, 1 updated, 0 unchanged), "
@@ -71,7 +72,7 @@ def test_it_prints_the_diff_of_a_dry_run_and_writes_nothing(changed_file):
     ]
 
 
-def test_it_records_errata_without_a_job_dated_by_the_set(changed_file):
+def test_it_records_errata_with_its_job_dated_by_the_set(changed_file):
     out = import_cards(str(changed_file))
 
     assert out.splitlines()[1:] == [
@@ -83,7 +84,9 @@ def test_it_records_errata_without_a_job_dated_by_the_set(changed_file):
     ]
     errata = {e.field: e for e in Erratum.objects.all()}
     assert sorted(errata) == ["atk", "text"]
-    assert (errata["text"].old_value, errata["text"].new_value, errata["text"].job) == ("Old.", "New.", None)
+    job = ImportJob.objects.get()
+    assert (errata["text"].old_value, errata["text"].new_value, errata["text"].job) == ("Old.", "New.", job)
+    assert errata["atk"].job == job
     assert errata["atk"].effective_date == datetime.date(2021, 3, 20)
     assert Card.objects.get(name="Card 1").text == "New."
 

@@ -1,24 +1,24 @@
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from cards.tasks import CardImportRejectedError, import_files, import_files_outcome
-
-# Seconds between looks at a worker's progress.
-POLL_EVERY = 0.2
+from cards.import_jobs import import_job_create_for_files, import_job_execute
+from cards.importers.records import ImportFileError
+from cards.models import ImportJob
+from cards.services import card_files_read
 
 
 class Command(BaseCommand):
     help = (
-        "Import card set files (.json or .csv) through the cards.import_files task. "
-        "A file with any bad row is rejected whole and nothing is written. "
-        "Changed rules fields of existing cards are recorded as errata."
+        "Import card set files (.json or .csv) as one import job, run right here: the job the admin's "
+        "upload creates and a worker runs (cards.import_jobs), with a progress bar on a terminal. "
+        "The files are imported together: if any row of any file is bad, nothing is written. "
+        "Changed rules fields of existing cards are recorded as errata. The job is listed in the "
+        "admin (Card catalog and rules > Import jobs)."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -30,21 +30,27 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        # Absolute paths: a worker on this machine may run in another directory.
+        # Absolute paths: error messages and the job's file names say exactly which file.
         paths: list[str] = [str(Path(p).resolve()) for p in options["files"]]
-        dry_run: bool = options["dry_run"]
         progress = _Progress(self.stdout, plain=options["verbosity"] >= 2)
         try:
-            if settings.CELERY_TASK_ALWAYS_EAGER:
-                # No broker: the task would run right here, so run its body with a live progress bar.
-                outcome = import_files_outcome(paths=paths, dry_run=dry_run, progress=progress.show)
-            else:
-                outcome = self._through_worker(paths, dry_run, progress)
-        except CardImportRejectedError as exc:
-            raise CommandError(f"Nothing imported.\n{exc}") from exc
+            files = card_files_read(paths=paths)
+            # Not enqueued: this process runs the job, so a worker (if any) never races it.
+            job = import_job_create_for_files(files=files, dry_run=options["dry_run"], enqueue=False)
+            del files
+            ran = import_job_execute(job_id=job.pk, progress=progress.show)
+        except ImportFileError as exc:
+            raise CommandError(f"Nothing imported.\n{exc.message}") from exc
         finally:
             progress.close()
-        if dry_run:
+        if ran is None:  # only if the reaper handed it to a worker meanwhile
+            raise CommandError(f"Import job #{job.pk} was taken over by a worker; see it in the admin.")
+        if ran.status != ImportJob.Status.SUCCEEDED:
+            raise CommandError(ran.error)
+        self._report({**ran.counts, "dry_run": ran.dry_run, "diff": ran.diff})
+
+    def _report(self, outcome: dict[str, Any]) -> None:
+        if outcome["dry_run"]:
             self.stdout.write("Dry run: nothing written.")
             self.stdout.write(import_summary(outcome, verb="Would import"))
             for line in diff_lines(outcome["diff"]):
@@ -56,18 +62,6 @@ class Command(BaseCommand):
             self.stdout.write(line)
         if outcome.get("errata"):
             self.stdout.write(f"{outcome['errata']} errata recorded.")
-
-    def _through_worker(self, paths: list[str], dry_run: bool, progress: _Progress) -> dict[str, Any]:
-        result = import_files.delay(paths, dry_run=dry_run)
-        deadline = time.monotonic() + settings.CELERY_TASK_TIME_LIMIT
-        while not result.ready():
-            if time.monotonic() > deadline:
-                raise CommandError(f"No answer from the worker after {settings.CELERY_TASK_TIME_LIMIT} s.")
-            info = result.info if result.state == "PROGRESS" else None
-            if isinstance(info, dict):
-                progress.show(info.get("done", 0), info.get("total", 0))
-            time.sleep(POLL_EVERY)
-        return result.get(timeout=settings.CELERY_TASK_TIME_LIMIT)
 
 
 class _Progress:

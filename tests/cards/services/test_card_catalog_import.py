@@ -7,14 +7,11 @@ from typing import Any
 
 import pytest
 
+from cards.import_plan import FieldChange
 from cards.importers.parsing import parse_card_file
 from cards.importers.records import ImportFileError, ParsedFile
 from cards.models import Attribute, Card, CardSet, Faction, Printing
-from cards.services import (
-    FieldChange,
-    card_catalog_import,
-    card_files_import,
-)
+from cards.services import card_catalog_import, card_files_import
 from tests.cards.factories import (
     AttributeFactory,
     CardFactory,

@@ -7,9 +7,9 @@ import time
 
 import pytest
 
-from cards import services
+from cards import import_jobs, services
+from cards.import_jobs import import_job_create
 from cards.models import Card, Erratum, ImportJob, Printing
-from cards.services import import_job_create
 from cards.tasks import import_job_run
 from tests.cards.factories import AttributeFactory, CardFactory, FactionFactory, card_row, set_file
 from tests.cards.services.test_card_catalog_import import table_snapshot
@@ -210,7 +210,7 @@ def test_it_fails_the_job_when_the_soft_time_limit_strikes(celery_worker_on_redi
     def too_slow(**kwargs):
         raise SoftTimeLimitExceeded()
 
-    monkeypatch.setattr(services, "catalog_plan", too_slow)
+    monkeypatch.setattr(import_jobs, "catalog_plan", too_slow)
 
     job = upload(set_file(card_row(1)))
 

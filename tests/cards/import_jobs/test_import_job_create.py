@@ -6,9 +6,9 @@ import hashlib
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from cards.import_jobs import import_job_create
 from cards.importers.records import ImportFileError
 from cards.models import ImportJob
-from cards.services import import_job_create
 from tests.cards.factories import card_row, set_file
 
 pytestmark = pytest.mark.django_db

@@ -7,8 +7,8 @@ import datetime
 import pytest
 from django.utils import timezone
 
+from cards.import_jobs import import_jobs_reap
 from cards.models import ImportJob
-from cards.services import import_jobs_reap
 from tests.cards.factories import ImportJobFactory
 
 pytestmark = pytest.mark.django_db

@@ -7,15 +7,15 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from cards.models import Card, ImportJob
-from cards.services import (
+from cards.import_jobs import (
     ImportJobLeaseLostError,
     _import_job_succeed,
     _JobProgress,
-    catalog_plan,
     import_job_claim,
     import_job_execute,
 )
+from cards.import_plan import catalog_plan
+from cards.models import Card, ImportJob
 from tests.cards.factories import ImportJobFactory, card_row, set_file
 
 pytestmark = pytest.mark.django_db

@@ -1,0 +1,143 @@
+"""Reads of the rules: which ruler's (and geas's) rules are in force on a date, parsed by the engine."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+from typing import TypeVar
+
+from decks.rules.ruleset import RulesDataError, RulesInForce, in_force_on, rules_in_force
+from gatesite.errors import ApplicationError
+
+from .catalog import CatalogMemory, catalog_memory
+from .models import Geas, GeasRevision, Ruler, RulerRevision
+
+
+def ruler_revision_in_force(*, ruler: Ruler, on: date) -> RulerRevision | None:
+    return ruler.revisions.filter(effective_from__lte=on).order_by("-effective_from").first()
+
+
+def geas_revision_in_force(*, geas: Geas, on: date) -> GeasRevision | None:
+    return geas.revisions.filter(effective_from__lte=on).order_by("-effective_from").first()
+
+
+_R = TypeVar("_R", RulerRevision, GeasRevision)
+
+
+@dataclass(frozen=True)
+class RulesChoice:
+    ruler: Ruler
+    geas: Geas | None
+    on: date
+    ruler_revision: RulerRevision
+    geas_revision: GeasRevision | None
+    rules: RulesInForce
+
+
+# Parsed rules keyed by the revisions (and their last edit) they came from: parsing is pure,
+# so a cached result is exact until an admin edits a revision.
+_rules_cache: dict[tuple[object, ...], RulesInForce] = {}
+
+
+def rules_choice_get(*, ruler_slug: str, geas_slug: str | None, on: date) -> RulesChoice:
+    """The rules in force for a ruler (and geas) on a date; ApplicationError names what is wrong.
+
+    The revisions of a slug (without their data) come from this process's catalog memory
+    (cards.catalog: no query while the catalog is unchanged, one per slug after a change); the
+    data is read and parsed only when the rules cache misses. The editor asks on every change
+    and every search, the validate API on every request.
+    """
+    memory = catalog_memory()
+    ruler_revision = in_force_on(_revision_dates(_ruler_revisions(memory, ruler_slug)), on)
+    geas_revision = None
+    if geas_slug and ruler_revision is not None:
+        geas_revision = in_force_on(_revision_dates(_geas_revisions(memory, geas_slug)), on)
+    if ruler_revision is None or (
+        geas_slug and (geas_revision is None or geas_revision.geas.ruler_id != ruler_revision.ruler_id)
+    ):
+        _rules_choice_refuse(ruler_slug=ruler_slug, geas_slug=geas_slug, on=on)
+    assert ruler_revision is not None
+    key = (
+        ruler_revision.pk,
+        ruler_revision.updated_at,
+        geas_revision.pk if geas_revision else None,
+        geas_revision.updated_at if geas_revision else None,
+    )
+    rules = _rules_cache.get(key)
+    if rules is None:
+        ruler_data = RulerRevision.objects.values_list("data", flat=True).get(pk=ruler_revision.pk)
+        geas_data = (
+            GeasRevision.objects.values_list("data", flat=True).get(pk=geas_revision.pk) if geas_revision else None
+        )
+        try:
+            rules = rules_in_force(ruler_data, geas_data)
+        except RulesDataError as exc:
+            raise ApplicationError(f"The rules data is broken: {exc}") from exc
+        _rules_cache[key] = rules
+    geas = geas_revision.geas if geas_revision else None
+    return RulesChoice(ruler_revision.ruler, geas, on, ruler_revision, geas_revision, rules)
+
+
+def _ruler_revisions(memory: CatalogMemory, slug: str) -> tuple[RulerRevision, ...]:
+    """A ruler's revisions with the ruler, oldest first (data deferred); remembered while the catalog is unchanged.
+
+    The instances are shared by every request of this process until the catalog changes: read them, never save them.
+    """
+    revisions = memory.ruler_revisions.get(slug)
+    if revisions is None:
+        revisions = tuple(
+            RulerRevision.objects.select_related("ruler")
+            .defer("data", "loaded_json")
+            .filter(ruler__slug=slug)
+            .order_by("effective_from")
+        )
+        if revisions:  # an unknown slug is not remembered (see CatalogMemory)
+            memory.ruler_revisions[slug] = revisions
+    return revisions
+
+
+def _geas_revisions(memory: CatalogMemory, slug: str) -> tuple[GeasRevision, ...]:
+    """A geas's revisions with the geas, oldest first; as _ruler_revisions."""
+    revisions = memory.geas_revisions.get(slug)
+    if revisions is None:
+        revisions = tuple(
+            GeasRevision.objects.select_related("geas")
+            .defer("data", "loaded_json")
+            .filter(geas__slug=slug)
+            .order_by("effective_from")
+        )
+        if revisions:
+            memory.geas_revisions[slug] = revisions
+    return revisions
+
+
+def _revision_dates(revisions: Iterable[_R]) -> list[tuple[date, _R]]:
+    return [(r.effective_from, r) for r in revisions]
+
+
+def _rules_choice_refuse(*, ruler_slug: str, geas_slug: str | None, on: date) -> None:
+    """Raise the ApplicationError that says why there are no rules for this choice."""
+    ruler = Ruler.objects.filter(slug=ruler_slug).first()
+    if ruler is None:
+        raise ApplicationError(f"Unknown ruler '{ruler_slug}'.", field="ruler")
+    geas = None
+    if geas_slug:
+        geas = Geas.objects.select_related("ruler").filter(slug=geas_slug).first()
+        if geas is None:
+            raise ApplicationError(f"Unknown geas '{geas_slug}'.", field="geas")
+        if geas.ruler_id != ruler.pk:
+            raise ApplicationError(
+                f"{geas.name} is an oath for {geas.ruler.name}, not for {ruler.name}.",
+                field="geas",
+            )
+    if ruler_revision_in_force(ruler=ruler, on=on) is None:
+        first = ruler.revisions.order_by("effective_from").first()
+        since = f"; its first rules are from {first.effective_from}" if first else ""
+        raise ApplicationError(f"{ruler.name} has no rules in force on {on}{since}.", field="as_of")
+    if geas is not None and geas_revision_in_force(geas=geas, on=on) is None:
+        first = geas.revisions.order_by("effective_from").first()
+        since = f"; it is in force from {first.effective_from}" if first else ""
+        raise ApplicationError(f"{geas.name} is not in force on {on}{since}.", field="as_of")
+    # Only reached if the catalog changed between the two looks.
+    raise ApplicationError(f"No rules for {ruler.name} on {on}; try again.", field="ruler")

@@ -1,0 +1,16 @@
+from __future__ import annotations
+
+from django import template
+from django.utils.safestring import SafeString
+
+from cards.card_page import CardPageSection
+
+register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def card_page_section(context: template.Context, section: CardPageSection) -> SafeString:
+    """Render a registered section (cards.card_page) as if its template were included here with its context."""
+    with context.push(**section.context):
+        rendered: SafeString = context.template.engine.get_template(section.template).render(context)
+    return rendered
