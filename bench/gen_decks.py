@@ -51,7 +51,8 @@ from django.db import connection, transaction  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from cards.models import Card, Geas, Printing, Ruler  # noqa: E402
-from cards.selectors import card_facts, card_queryset, rules_choice_get  # noqa: E402
+from cards.rules_selectors import rules_choice_get  # noqa: E402
+from cards.selectors import card_facts, card_queryset  # noqa: E402
 from cards.services import card_files_import  # noqa: E402
 from decks.models import Deck, DeckCard, DeckVersion, Section, Visibility, new_public_id  # noqa: E402
 from decks.rules.builder import build_legal_deck  # noqa: E402

@@ -1,8 +1,7 @@
 """Reads of the catalog (cards, their facts for the engine, card search, import jobs).
 
 The rules lookups are in cards.rules_selectors and the search's ORM conditions in
-cards.search_queries; rules_choice_get and RulesChoice are imported here too, where the decks
-have always looked for them.
+cards.search_queries.
 """
 
 from __future__ import annotations
@@ -26,8 +25,6 @@ from .models import (
     ImportJob,
     Printing,
 )
-from .rules_selectors import RulesChoice as RulesChoice
-from .rules_selectors import rules_choice_get as rules_choice_get
 from .search import CardQuery, QueryError, parse_card_query
 from .search_queries import card_filter_terms, card_search_condition, card_search_order
 

@@ -25,7 +25,8 @@ from django.utils import timezone
 
 from cards.catalog import catalog_memory
 from cards.models import Printing, Ruler
-from cards.selectors import RulesChoice, attribute_exists, card_facts_rows, joined_values, rules_choice_get
+from cards.rules_selectors import RulesChoice, rules_choice_get
+from cards.selectors import attribute_exists, card_facts_rows, joined_values
 from decks.rules.engine import validate_deck
 from decks.rules.types import CardFacts, DeckEntry, Report
 from decks.rules.types import Deck as DeckSnapshot

@@ -13,10 +13,8 @@ from django.db.models import Q, QuerySet, Sum
 from django.http import Http404
 
 from cards.models import Attribute, Card, CardSet, Faction, Geas, GeasRevision, Printing, Ruler
-from cards.selectors import (
-    RulesChoice,
-    card_facts,
-)
+from cards.rules_selectors import RulesChoice
+from cards.selectors import card_facts
 from decks.rules.hints import AttributeProposal, addition_blockers, natural_section, propose_attribute
 from decks.rules.meters import Meter, deck_meters
 from decks.rules.ruleset import RulesInForce

@@ -11,7 +11,8 @@ from django.db.models import F
 from django.utils import timezone
 
 from cards.models import Printing
-from cards.selectors import attribute_exists, rules_choice_get
+from cards.rules_selectors import rules_choice_get
+from cards.selectors import attribute_exists
 from gatesite.errors import ApplicationError
 
 from .drafts import DraftJudgement, deck_draft_judge

@@ -12,7 +12,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from cards.models import Attribute, Card, Geas, Printing, Ruler
-from cards.selectors import rules_choice_get
+from cards.rules_selectors import rules_choice_get
 from decks.decklists.link import DeckLinkError, LinkedDeck, decode_deck_link, encode_deck_link
 from decks.decklists.text import LineError, ParsedDeck, TextCard, Vocabulary, format_deck_text, parse_deck_text
 from decks.drafts import card_facts_by_number

@@ -23,7 +23,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from cards.models import GeasRevision, RulerRevision
-from cards.selectors import rules_choice_get
+from cards.rules_selectors import rules_choice_get
 from decks.drafts import JUDGED_SECTIONS, card_facts_by_number, deck_snapshot_of
 from decks.models import Deck, DeckCard, Section
 from decks.rules.engine import validate_deck

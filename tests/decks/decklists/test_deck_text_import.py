@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from cards.models import Geas, Printing, Ruler, RulerRevision
-from cards.selectors import rules_choice_get
+from cards.rules_selectors import rules_choice_get
 from decks.decklists.selectors import (
     deck_draft_from_link,
     deck_draft_link,
