@@ -123,7 +123,7 @@ def _every_field_optional(model: type[BaseModel], *, but: str, title: str, doc: 
     fields: dict[str, Any] = {}
     for name, info in model.model_fields.items():
         if name == but:
-            fields[name] = (info.rebuild_annotation(), info)
+            fields[name] = (info.annotation, info)
         else:
             annotation = info.rebuild_annotation()
             fields[name] = (annotation | MISSING, Field(MISSING, description=info.description))
@@ -156,7 +156,7 @@ class DeckCardLineOutput(BaseModel):
 class DeckOutput(BaseModel):
     """A saved deck without its cards (the list's items)."""
 
-    model_config = ConfigDict(title="Deck", extra="forbid")
+    model_config = ConfigDict(title="Deck")
 
     public_id: str
     url: str = Field(json_schema_extra={"format": "uri"}, description="The deck's page.")

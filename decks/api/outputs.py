@@ -1,7 +1,7 @@
 """The deck API's answers, built through their models (decks.api.bodies) and dumped as JSON values.
 
-Each builder fills every field its model declares: the model refuses a missing, extra or
-mistyped field, so the answer cannot drift from its schema.
+Each builder fills the fields its model declares: the model refuses a missing or mistyped
+field and drops any other, so the answer cannot drift from its schema.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 
 from rest_framework.request import Request
 
-from decks.api.bodies import DeckDetailOutput, DeckOutput, DeckSummary, DeckValidation, DeckVerdict, DeckViolation
+from decks.api.bodies import DeckDetailOutput, DeckOutput, DeckValidation, DeckVerdict
 from decks.models import Deck, Section, Visibility
 from decks.selectors import DeckJudgement, deck_card_lines, deck_is_owned_by
 
@@ -20,24 +20,27 @@ def validation_output(*, judgement: DeckJudgement) -> dict[str, Any]:
     """POST /api/v1/decks/validate/'s answer: the verdict, every violation and the deck's figures."""
     report, choice = judgement.report, judgement.choice
     summary = report.summary
-    return DeckValidation(
-        legal=report.legal,
-        ruler=choice.ruler.slug,
-        geas=choice.geas.slug if choice.geas else None,
-        as_of=choice.on,
-        rules_effective_from=choice.ruler_revision.effective_from,
-        violations=[
-            DeckViolation(rule=v.rule, message=v.message, cards=list(v.cards), source=v.source)
-            for v in report.violations
-        ],
-        summary=DeckSummary(
-            size=summary.size,
-            level=summary.level,
-            cnt=summary.cnt,
-            legends=summary.legends,
-            factions=list(summary.factions),
-            resources=summary.resources,
-        ),
+    # One model_validate of plain values: a model per violation would take twice as long.
+    return DeckValidation.model_validate(
+        {
+            "legal": report.legal,
+            "ruler": choice.ruler.slug,
+            "geas": choice.geas.slug if choice.geas else None,
+            "as_of": choice.on,
+            "rules_effective_from": choice.ruler_revision.effective_from,
+            "violations": [
+                {"rule": v.rule, "message": v.message, "cards": list(v.cards), "source": v.source}
+                for v in report.violations
+            ],
+            "summary": {
+                "size": summary.size,
+                "level": summary.level,
+                "cnt": summary.cnt,
+                "legends": summary.legends,
+                "factions": list(summary.factions),
+                "resources": summary.resources,
+            },
+        }
     ).model_dump(mode="json")
 
 
