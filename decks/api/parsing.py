@@ -26,6 +26,7 @@ _MESSAGES = {
     "missing": "This field is required.",
     "string_too_short": "This field may not be blank.",
     "string_too_long": "Ensure this field has no more than {max_length} characters.",
+    # Only slugs have a pattern (decks.api.fields.slug).
     "string_pattern_mismatch": 'Enter a valid "slug" consisting of letters, numbers, underscores or hyphens.',
     "too_long": "Ensure this field has no more than {max_length} elements.",
     "greater_than_equal": "Ensure this value is greater than or equal to {ge}.",
@@ -66,8 +67,8 @@ def body_parse(model: type[Body], request: Request) -> Body:
 
 
 def _json_bytes(request: Request) -> bytes | None:
-    if request.content_type != "application/json" or "charset" in request.META.get("CONTENT_TYPE", "").lower():
-        return None  # DRF's parser decodes other charsets; other media types are its call
+    if request.content_type != "application/json":  # the whole header: with a charset, DRF's parser decodes it
+        return None
     try:
         raw = request.body
     except RawPostDataException:  # the stream was read already: request.data has it
