@@ -28,5 +28,5 @@ REST_FRAMEWORK = {
 }
 # Schemathesis' in-process WSGI requests (tests/gatesite/test_api_schemathesis.py) say Host: localhost.
 ALLOWED_HOSTS = [*ALLOWED_HOSTS, "localhost"]  # noqa: F405
-# Exact totals in tests (a cached one would outlive the test's data); tests/decks/apis turn it on.
+# Exact totals in tests (a cached one would outlive the test's data); tests/decks/api turn it on.
 DECK_LIST_COUNT_CACHE_SECONDS = 0

@@ -25,7 +25,7 @@ urlpatterns = [
     path("cards/", include("cards.urls")),
     path("stats/", include("decks.stats.urls")),
     path("api/v1/", include("cards.api_urls")),
-    path("api/v1/", include("decks.api_urls")),
+    path("api/v1/", include("decks.api.urls")),
     path("api/v1/ping/", apis.PingApi.as_view(), name="ping"),
     path("api/v1/auth/token/", apis.TokenApi.as_view(), name="api-token"),
     path("api/v1/statistics/", include("decks.stats.api_urls")),

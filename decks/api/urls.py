@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from . import apis
+from decks.api import apis
 
 urlpatterns = [
     path("decks/validate/", apis.DeckValidateApi.as_view(), name="deck-validate"),

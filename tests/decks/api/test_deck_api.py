@@ -8,7 +8,8 @@ import pytest
 from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
-from decks.apis import DeckDetailOutputSerializer, DeckOutputSerializer
+from decks.api.bodies import DeckDetailOutput, DeckOutput, DeckVerdict
+from decks.api.outputs import deck_detail_output, deck_output
 from decks.drafts import deck_draft_of
 from decks.models import Deck, DeckCard, DeckDraft, DeckVersion, Section, Visibility
 from decks.services import deck_create_from_draft
@@ -326,16 +327,16 @@ def test_a_public_listing_keeps_its_total_cached_and_an_own_listing_does_not(cli
     assert own["count"] == 2
 
 
-@pytest.mark.parametrize("serializer", [DeckOutputSerializer, DeckDetailOutputSerializer])
-def test_the_body_has_exactly_the_declared_fields(serializer, saved):
+@pytest.mark.parametrize(("build", "model"), [(deck_output, DeckOutput), (deck_detail_output, DeckDetailOutput)])
+def test_the_body_has_exactly_the_declared_fields(build, model, saved):
     from decks.selectors import deck_api_queryset
 
     deck = deck_api_queryset().get(pk=saved.pk)
 
-    data = serializer(deck).data
+    data = build(deck=deck, request=None)
 
-    assert set(data) == set(serializer().fields)
-    assert set(data["verdict"]) == set(serializer().fields["verdict"].fields)
+    assert set(data) == set(model.model_fields)
+    assert set(data["verdict"]) == set(DeckVerdict.model_fields)
     assert data["created_at"].endswith("Z")
     assert data["url"] == reverse("deckpages:page", args=[deck.public_id])
 

@@ -173,3 +173,30 @@ def test_it_judges_a_deck_in_a_bounded_number_of_queries(client, catalog, django
     post(client, fifty())  # warm the parsed-rules cache
     with django_assert_max_num_queries(8):
         assert post(client, fifty()).status_code == 200
+
+
+def test_it_answers_a_refused_body_with_every_error_by_field(client, catalog):
+    deck = fifty()
+    deck["main"][2] = {"number": "TS-003", "count": 0}
+
+    response = post(client, {**deck, "ruler": "not a slug"})
+
+    assert response.status_code == 400
+    body = response.json()
+    assert body["error"].startswith("ruler: Enter a valid")
+    assert body["errors"]["main"] == {"2": {"count": ["Count must be a positive integer, got 0."]}}
+
+
+def test_it_takes_json_only(client, catalog):
+    response = client.post(URL, {"ruler": "apprentice"})  # a form
+
+    assert response.status_code == 415
+
+
+def test_it_reads_a_body_with_a_charset_through_drfs_parser_the_same_way(client, catalog):
+    plain = post(client, fifty()).json()
+
+    with_charset = client.post(URL, json.dumps(fifty()), content_type="application/json; charset=utf-8")
+
+    assert with_charset.status_code == 200
+    assert with_charset.json() == plain

@@ -1,0 +1,216 @@
+"""The deck API: POST /api/v1/decks/validate/ judges a deck list against the rules in force on a
+date; /api/v1/decks/ and /api/v1/decks/<public_id>/ list, create, read, change and delete saved decks.
+
+Each method reads its body with the body's model (decks.api.bodies, through body_parse), calls
+one selector or service, and answers with a body built through its model (decks.api.outputs).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from django.db.models import QuerySet
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from pydantic import MISSING
+from rest_framework import generics, serializers
+from rest_framework.exceptions import NotAuthenticated, NotFound, PermissionDenied
+from rest_framework.parsers import JSONParser
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from decks.api import schema as _schema  # noqa: F401  (registers the schema extension of the bodies)
+from decks.api.bodies import (
+    ApiDetail,
+    ApiError,
+    DeckDetailOutput,
+    DeckInput,
+    DeckLine,
+    DeckOutput,
+    DeckPatchInput,
+    DeckUpdateInput,
+    DeckValidateInput,
+    DeckValidation,
+    StaleDeckError,
+)
+from decks.api.outputs import deck_detail_output, deck_output, validation_output
+from decks.api.pagination import DeckPagination
+from decks.api.parsing import body_parse
+from decks.drafts import DeckListLine, deck_draft_of, deck_judge, draft_section_of_lines
+from decks.library.filters import DeckFilter
+from decks.models import Deck, DeckDraft, Visibility
+from decks.selectors import deck_api_queryset, deck_is_owned_by, deck_list_owned, deck_list_public
+from decks.services import StaleDeck, deck_delete, deck_save
+
+
+class DeckValidateApi(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list[Any] = []  # anonymous clients need no CSRF token
+    parser_classes = [JSONParser]
+
+    @extend_schema(request=DeckValidateInput, responses={200: DeckValidation, 400: ApiError})
+    def post(self, request: Request) -> Response:
+        body = body_parse(DeckValidateInput, request)
+        judgement = deck_judge(
+            ruler=body.ruler,
+            geas=body.geas,
+            on=body.as_of or timezone.localdate(),
+            attribute=body.attribute,
+            main=_list_lines(body.main),
+            resources=_list_lines(body.resources),
+        )
+        return Response(validation_output(judgement=judgement))
+
+
+def _list_lines(lines: list[DeckLine]) -> list[DeckListLine]:
+    # Field by field: model_dump() per line would cost as much as reading the whole body.
+    return [DeckListLine(count=line.count, number=_given(line.number), name=_given(line.name)) for line in lines]
+
+
+def _given(value: str) -> str | None:
+    return None if value is MISSING else value
+
+
+# ---------------------------------------------------------------- /api/v1/decks/: saved decks
+
+_READ_ERRORS = {404: ApiDetail}
+_WRITE_ERRORS = {400: ApiError, 401: ApiDetail, 403: ApiDetail, 404: ApiDetail}
+_PUBLIC = OpenApiParameter(
+    "public",
+    OpenApiTypes.BOOL,
+    description="List public decks (default for anonymous clients; signed-in clients list their own decks).",
+)
+_PUBLIC_ID = OpenApiParameter(
+    "public_id",
+    str,
+    OpenApiParameter.PATH,
+    pattern=r"^[-a-zA-Z0-9_]+$",
+    description="The deck's public id (as in its link /d/<public_id>/).",
+)
+
+
+def _draft_from(data: dict[str, Any], base: DeckDraft | None = None) -> DeckDraft:
+    """The draft a body describes (model_dump of a body); for a PATCH, the fields it leaves out stay as in `base`."""
+    base = base or DeckDraft(ruler=data["ruler"])
+    changes: dict[str, Any] = {}
+    for key in ("name", "description", "ruler", "geas", "rules_date"):
+        if key in data:
+            changes[key] = data[key]
+    if "attribute" in data:
+        changes["attribute"] = data["attribute"] or ""
+    if "ruler" in data and data["ruler"] != base.ruler and "geas" not in data:
+        changes["geas"] = None  # a geas belongs to one ruler: a new ruler starts without one
+    for section in ("main", "resources"):
+        if section in data:
+            lines = [DeckListLine(**line) for line in data[section]]
+            changes[section] = draft_section_of_lines(section=section, lines=lines, bounded=True)
+    return replace(base, **changes)
+
+
+class DeckListApi(generics.ListAPIView):
+    """Saved decks: your own (signed in), or public decks (anonymous, or ?public=true); create one."""
+
+    filterset_class = DeckFilter
+    pagination_class = DeckPagination
+    parser_classes = [JSONParser]
+
+    def get_queryset(self) -> QuerySet[Deck]:
+        user = self.request.user
+        self.public_listing = not (
+            user.is_authenticated and self.request.query_params.get("public", "").lower() not in ("true", "1")
+        )
+        return deck_list_public() if self.public_listing else deck_list_owned(user=user)
+
+    def get_serializer(self, *args: Any, **kwargs: Any) -> serializers.Serializer:
+        # Only the browsable API asks (for its raw-data form, left empty): the bodies are pydantic models.
+        return serializers.Serializer()
+
+    @extend_schema(operation_id="decks_list", parameters=[_PUBLIC], responses=DeckOutput)
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        assert page is not None  # pagination_class is set
+        return self.get_paginated_response([deck_output(deck=deck, request=request) for deck in page])
+
+    @extend_schema(
+        operation_id="decks_create",
+        request=DeckInput,
+        responses={201: DeckDetailOutput, 400: ApiError, 401: ApiDetail},
+    )
+    def post(self, request: Request) -> Response:
+        if not request.user.is_authenticated:
+            raise NotAuthenticated("Sign in (session or token) to save decks.")
+        body = body_parse(DeckInput, request)
+        deck = deck_save(owner=request.user, draft=_draft_from(body.model_dump()), visibility=body.visibility)
+        answer = deck_detail_output(deck=deck_api_queryset().get(pk=deck.pk), request=request)
+        return Response(answer, status=201, headers={"Location": answer["url"]})
+
+
+@extend_schema(parameters=[_PUBLIC_ID])
+class DeckDetailApi(APIView):
+    """One saved deck by its public id: anyone may read an unlisted or public deck; only its owner
+    reads a private one (404 for others) and changes or deletes a deck (403 for others)."""
+
+    parser_classes = [JSONParser]
+
+    def _deck(self, request: Request, public_id: str, *, write: bool = False) -> Deck:
+        deck = deck_api_queryset().filter(public_id=public_id).first()
+        readable = deck is not None and (
+            deck.visibility != Visibility.PRIVATE or deck_is_owned_by(deck=deck, user=request.user)
+        )
+        if not readable:
+            raise NotFound("No such deck.")  # someone else's private deck: its existence is not revealed
+        assert deck is not None
+        if write and not deck_is_owned_by(deck=deck, user=request.user):
+            if not request.user.is_authenticated:
+                raise NotAuthenticated("Sign in (session or token) to change your decks.")
+            raise PermissionDenied("Only the owner can change this deck.")
+        return deck
+
+    @extend_schema(operation_id="decks_retrieve", responses={200: DeckDetailOutput, **_READ_ERRORS})
+    def get(self, request: Request, public_id: str) -> Response:
+        return Response(deck_detail_output(deck=self._deck(request, public_id), request=request))
+
+    @extend_schema(
+        operation_id="decks_update",
+        request=DeckUpdateInput,
+        responses={200: DeckDetailOutput, 409: StaleDeckError, **_WRITE_ERRORS},
+        description="Replace the deck; optional fields left out take their defaults (visibility: private).",
+    )
+    def put(self, request: Request, public_id: str) -> Response:
+        return self._update(request, public_id, partial=False)
+
+    @extend_schema(
+        operation_id="decks_partial_update",
+        request=DeckPatchInput,
+        responses={200: DeckDetailOutput, 409: StaleDeckError, **_WRITE_ERRORS},
+        description="Change the fields given (`version` is required); the others stay as they are.",
+    )
+    def patch(self, request: Request, public_id: str) -> Response:
+        return self._update(request, public_id, partial=True)
+
+    def _update(self, request: Request, public_id: str, *, partial: bool) -> Response:
+        deck = self._deck(request, public_id, write=True)
+        data = body_parse(DeckPatchInput if partial else DeckUpdateInput, request).model_dump()
+        current = deck_draft_of(deck=deck)
+        # The considering board is the owner's scratch pad, not part of the API's deck: keep it.
+        base = current if partial else DeckDraft(ruler=data["ruler"], considering=current.considering)
+        try:
+            deck_save(
+                owner=request.user,
+                deck=deck,
+                draft=_draft_from(data, base),
+                visibility=data.get("visibility", deck.visibility),
+                base_version=data["version"],
+            )
+        except StaleDeck as exc:
+            return Response(StaleDeckError(error=exc.message, version=exc.version).model_dump(), status=409)
+        return self.get(request, public_id)
+
+    @extend_schema(operation_id="decks_destroy", responses={204: None, **_WRITE_ERRORS})
+    def delete(self, request: Request, public_id: str) -> Response:
+        deck_delete(deck=self._deck(request, public_id, write=True))
+        return Response(status=204)

@@ -1,0 +1,205 @@
+"""Every body the deck API reads or writes, declared once.
+
+Each is a pydantic model: decks.api.parsing reads a request with it (and words its 400 errors),
+the APIs build their answers through it, and decks.api.schema turns it into the OpenAPI schema.
+A model's `title` is its schema component's name (kept from the serializers these replace).
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import MISSING, BaseModel, ConfigDict, Field, create_model, model_validator
+from pydantic_core import PydanticCustomError
+
+from decks.api.fields import Count, DeckCount, IsoDate, integer, slug, text
+from decks.models import MAX_LINES, Visibility
+
+# PositiveIntegerField's ceiling in PostgreSQL: a larger `version` is refused, not sent to the database.
+MAX_VERSION = 2**31 - 1
+
+VisibilityChoice = Literal[tuple(Visibility.values)]  # type: ignore[valid-type]
+
+
+class _Line(BaseModel):
+    """A card by collector number or by name; exactly one of them."""
+
+    @model_validator(mode="after")
+    def _one_of_number_or_name(self) -> Any:
+        if (self.number is MISSING) == (self.name is MISSING):  # type: ignore[attr-defined]
+            raise PydanticCustomError("number_or_name", "Give exactly one of 'number' or 'name'.")
+        return self
+
+
+class DeckLine(_Line):
+    number: text() | MISSING = MISSING  # type: ignore[valid-type]
+    name: text() | MISSING = MISSING  # type: ignore[valid-type]
+    count: Count
+
+
+class DeckValidateInput(BaseModel):
+    """POST /api/v1/decks/validate/: a deck list and the rules to judge it by."""
+
+    model_config = ConfigDict(title="Input")
+
+    ruler: slug()  # type: ignore[valid-type]
+    geas: slug() | None = None  # type: ignore[valid-type]
+    as_of: IsoDate | None = None
+    attribute: text(blank=True) | None = None  # type: ignore[valid-type]
+    main: list[DeckLine]
+    resources: list[DeckLine] = []
+
+
+class DeckViolation(BaseModel):
+    rule: str
+    message: str
+    cards: list[str]
+    source: str
+
+
+class DeckSummary(BaseModel):
+    size: int
+    level: int
+    cnt: int
+    legends: int
+    factions: list[str]
+    resources: int
+
+
+class DeckValidation(BaseModel):
+    legal: bool
+    ruler: str
+    geas: str | None
+    as_of: date
+    rules_effective_from: date
+    violations: list[DeckViolation]
+    summary: DeckSummary
+
+
+# ---------------------------------------------------------------- /api/v1/decks/: saved decks
+
+
+class DeckCardLineInput(_Line):
+    number: text(max_length=40) | MISSING = MISSING  # type: ignore[valid-type]
+    name: text(max_length=200) | MISSING = MISSING  # type: ignore[valid-type]
+    count: DeckCount
+
+
+Lines = Annotated[list[DeckCardLineInput], Field(max_length=MAX_LINES)]
+
+
+class DeckInput(BaseModel):
+    """A deck as a client writes it: the validate API's body plus name, description and visibility."""
+
+    model_config = ConfigDict(title="DeckInput")
+
+    name: text(blank=True, max_length=100) = ""  # type: ignore[valid-type]
+    description: text(blank=True, max_length=5000) = ""  # type: ignore[valid-type]
+    visibility: VisibilityChoice = Visibility.PRIVATE.value
+    ruler: slug(max_length=100) = Field(description="Ruler slug (GET /api/v1/rulers/).")  # type: ignore[valid-type]
+    geas: slug(max_length=100) | None = Field(
+        None,  # type: ignore[valid-type]
+        description="Geas slug of the ruler, or null.",
+    )
+    attribute: text(blank=True, max_length=100) | None = Field("", description="Unit attribute.")  # type: ignore[valid-type]
+    rules_date: IsoDate | None = Field(None, description="Judge by the rules of this date (null: today).")
+    main: Lines
+    resources: Lines = []
+
+
+class DeckUpdateInput(DeckInput):
+    """A deck as a client writes it, and the version the change is based on (PUT: optional fields left out take their defaults)."""
+
+    model_config = ConfigDict(title="DeckUpdateInput")
+
+    version: integer(ge=1, le=MAX_VERSION) = Field(  # type: ignore[valid-type]
+        description="The version this change is based on (from the last read); a stale one answers 409."
+    )
+
+
+def _every_field_optional(model: type[BaseModel], *, but: str, title: str, doc: str) -> type[BaseModel]:
+    """`model` with every field but one optional and without a default: a field left out stays unset."""
+    fields: dict[str, Any] = {}
+    for name, info in model.model_fields.items():
+        if name == but:
+            fields[name] = (info.annotation, info)
+        else:
+            annotation = info.rebuild_annotation()
+            fields[name] = (annotation | MISSING, Field(MISSING, description=info.description))
+    patch = create_model(model.__name__.replace("Update", "Patch"), __config__=ConfigDict(title=title), **fields)
+    patch.__doc__ = doc
+    return patch
+
+
+DeckPatchInput = _every_field_optional(
+    DeckUpdateInput,
+    but="version",
+    title="DeckPatchInput",
+    doc="PATCH: `version` and any of the other fields; the ones left out stay as they are.",
+)
+
+
+class DeckVerdict(BaseModel):
+    legal: bool | None = Field(description="The verdict at the last save or revalidation.")
+    judged_on: date | None = Field(description="The rules date it was judged by.")
+    illegal_since: date | None
+    verdict_reason: str
+
+
+class DeckCardLineOutput(BaseModel):
+    number: str = Field(description="Collector number of the printing.")
+    name: str
+    count: int
+
+
+class DeckOutput(BaseModel):
+    """A saved deck without its cards (the list's items)."""
+
+    model_config = ConfigDict(title="Deck")
+
+    public_id: str
+    url: str = Field(json_schema_extra={"format": "uri"}, description="The deck's page.")
+    name: str
+    description: str
+    visibility: VisibilityChoice
+    owner: str
+    ruler: str
+    geas: str | None
+    attribute: str | None = Field(description="The unit attribute chosen, or null.")
+    rules_date: date | None
+    version: int
+    verdict: DeckVerdict
+    created_at: datetime
+    updated_at: datetime
+    copies_count: int
+    forked_from: str | None = Field(description="public_id of the deck this one was copied from.")
+    archived: bool
+
+
+class DeckDetailOutput(DeckOutput):
+    """A saved deck with its main deck and resources."""
+
+    model_config = ConfigDict(title="DeckDetail")
+
+    main: list[DeckCardLineOutput]
+    resources: list[DeckCardLineOutput]
+
+
+class ApiError(BaseModel):
+    """A request refused: `error` says why in one sentence naming the field, card or line."""
+
+    error: str
+    field: str = Field(MISSING, description="The field (e.g. main[3]) at fault, when one is.")  # type: ignore[arg-type]
+    errors: dict[str, Any] = Field(MISSING, description="Every validation error, by field.")  # type: ignore[arg-type]
+
+
+class StaleDeckError(BaseModel):
+    error: str
+    version: int = Field(description="The deck's current version: read the deck again and re-apply.")
+
+
+class ApiDetail(BaseModel):
+    """DRF's answer for authentication, permission, not found and throttling."""
+
+    detail: str

@@ -1,0 +1,103 @@
+"""The deck API's answers, built through their models (decks.api.bodies) and dumped as JSON values.
+
+Each builder fills the fields its model declares: the model refuses a missing or mistyped
+field and drops any other, so the answer cannot drift from its schema.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from rest_framework.request import Request
+
+from decks.api.bodies import DeckDetailOutput, DeckOutput, DeckValidation, DeckVerdict
+from decks.drafts import DraftJudgement
+from decks.models import Deck, Section, Visibility
+from decks.selectors import deck_card_lines, deck_is_owned_by
+
+
+def validation_output(*, judgement: DraftJudgement) -> dict[str, Any]:
+    """POST /api/v1/decks/validate/'s answer: the verdict, every violation and the deck's figures."""
+    report, choice = judgement.report, judgement.choice
+    summary = report.summary
+    # One model_validate of plain values: a model per violation would take twice as long.
+    return DeckValidation.model_validate(
+        {
+            "legal": report.legal,
+            "ruler": choice.ruler.slug,
+            "geas": choice.geas.slug if choice.geas else None,
+            "as_of": choice.on,
+            "rules_effective_from": choice.ruler_revision.effective_from,
+            "violations": [
+                {"rule": v.rule, "message": v.message, "cards": list(v.cards), "source": v.source}
+                for v in report.violations
+            ],
+            "summary": {
+                "size": summary.size,
+                "level": summary.level,
+                "cnt": summary.cnt,
+                "legends": summary.legends,
+                "factions": list(summary.factions),
+                "resources": summary.resources,
+            },
+        }
+    ).model_dump(mode="json")
+
+
+def deck_output(*, deck: Deck, request: Request | None) -> dict[str, Any]:
+    """A saved deck without its cards (expects deck_api_queryset's select_related)."""
+    return DeckOutput(**_deck_fields(deck, request)).model_dump(mode="json")
+
+
+def deck_detail_output(*, deck: Deck, request: Request | None) -> dict[str, Any]:
+    """A saved deck with its main deck and resources; one query for the cards."""
+    lines = deck_card_lines(deck=deck)
+    return DeckDetailOutput(
+        **_deck_fields(deck, request),
+        main=[asdict(line) for line in lines[Section.MAIN]],
+        resources=[asdict(line) for line in lines[Section.RESOURCES]],
+    ).model_dump(mode="json")
+
+
+def _deck_fields(deck: Deck, request: Request | None) -> dict[str, Any]:
+    return {
+        "public_id": deck.public_id,
+        "url": _url(deck, request),
+        "name": deck.name,
+        "description": deck.description,
+        "visibility": deck.visibility,
+        "owner": deck.owner.username,
+        "ruler": deck.ruler.slug,
+        "geas": deck.geas.slug if deck.geas is not None else None,
+        "attribute": deck.attribute or None,  # null as in the validate API's body, not ""
+        "rules_date": deck.rules_date,
+        "version": deck.version,
+        "verdict": DeckVerdict(
+            legal=deck.legal,
+            judged_on=deck.judged_on,
+            illegal_since=deck.illegal_since,
+            verdict_reason=deck.verdict_reason,
+        ),
+        "created_at": deck.created_at,
+        "updated_at": deck.updated_at,
+        "copies_count": deck.copies_count,
+        "forked_from": _forked_from(deck, request),
+        "archived": deck.archived,
+    }
+
+
+def _url(deck: Deck, request: Request | None) -> str:
+    path = f"/d/{deck.public_id}/"  # deckpages:page, without a reverse() per deck of a list
+    return request.build_absolute_uri(path) if request is not None else path
+
+
+def _forked_from(deck: Deck, request: Request | None) -> str | None:
+    source = deck.forked_from
+    if source is None:
+        return None
+    # A private source stays unknown to anyone but its owner.
+    user = request.user if request is not None else None
+    if source.visibility == Visibility.PRIVATE and not (user and deck_is_owned_by(deck=source, user=user)):
+        return None
+    return source.public_id

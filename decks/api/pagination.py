@@ -1,0 +1,54 @@
+"""Pages of the deck list (GET /api/v1/decks/): 50 decks a page, a public list's total cached."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.core.paginator import Paginator
+from django.db.models import QuerySet
+from django.utils.functional import cached_property
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.request import Request
+
+from decks.models import Deck
+
+
+class CachedCountPaginator(Paginator):
+    """A paginator whose total is kept in the cache for DECK_LIST_COUNT_CACHE_SECONDS, per query.
+
+    Counting 60 000 public decks is most of a list request's time (a sequential scan); a public
+    list's total may lag a minute behind, a player's own list (small, exact) is not cached.
+    """
+
+    @cached_property
+    def count(self) -> int:
+        seconds = settings.DECK_LIST_COUNT_CACHE_SECONDS
+        if not seconds:
+            return super().count
+        sql, params = self.object_list.query.sql_with_params()
+        key = "deck-list-count:" + hashlib.sha256(f"{sql}|{params!r}".encode()).hexdigest()
+        count = cache.get(key)
+        if count is None:
+            count = super().count
+            cache.set(key, count, seconds)
+        return count
+
+    def page(self, number: Any) -> Any:
+        # Django cuts the last page at `count`; with a total a minute old, cut at the page size only.
+        number = self.validate_number(number)
+        bottom = (number - 1) * self.per_page
+        return self._get_page(self.object_list[bottom : bottom + self.per_page], number, self)
+
+
+class DeckPagination(PageNumberPagination):
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = 100
+
+    def paginate_queryset(self, queryset: QuerySet[Deck], request: Request, view: Any = None) -> list[Deck] | None:
+        public = getattr(view, "public_listing", False)
+        self.django_paginator_class = CachedCountPaginator if public else Paginator
+        return super().paginate_queryset(queryset, request, view)

@@ -1,0 +1,115 @@
+"""Reading a request body with its model (decks.api.bodies), and a refusal worded as DRF words it.
+
+A refused body answers 400 with `error`, the first problem as one sentence naming its field
+("main[2].count: …"), and `errors`, every problem by field, nested as DRF nests a serializer's
+errors ({"main": {"2": {"count": ["…"]}}}; a problem with a whole line or body is under
+"non_field_errors").
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from django.http.request import RawPostDataException
+from pydantic import BaseModel, ValidationError
+from pydantic_core import ErrorDetails
+from rest_framework.exceptions import APIException, ParseError
+from rest_framework.request import Request
+
+Body = TypeVar("Body", bound=BaseModel)
+
+NON_FIELD = "non_field_errors"
+
+# DRF's words for the checks pydantic makes itself; the fields' own checks raise their messages
+# (decks.api.fields). Anything else keeps pydantic's message.
+_MESSAGES = {
+    "missing": "This field is required.",
+    "string_too_short": "This field may not be blank.",
+    "string_too_long": "Ensure this field has no more than {max_length} characters.",
+    # Only slugs have a pattern (decks.api.fields.slug).
+    "string_pattern_mismatch": 'Enter a valid "slug" consisting of letters, numbers, underscores or hyphens.',
+    "too_long": "Ensure this field has no more than {max_length} elements.",
+    "greater_than_equal": "Ensure this value is greater than or equal to {ge}.",
+    "less_than_equal": "Ensure this value is less than or equal to {le}.",
+    "literal_error": '"{input}" is not a valid choice.',
+    "list_type": 'Expected a list of items but got type "{type}".',
+    "model_type": "Invalid data. Expected a dictionary, but got {type}.",
+    "model_attributes_type": "Invalid data. Expected a dictionary, but got {type}.",
+}
+# Errors about a whole object (a line, the body) rather than one of its fields.
+_OBJECT_ERRORS = {"model_type", "model_attributes_type", "number_or_name"}
+
+
+class BodyInvalid(APIException):
+    """A request body its model refuses: 400 with `error` and `errors` (gatesite.errors renders it)."""
+
+    status_code = 400
+
+    def __init__(self, error: ValidationError) -> None:
+        details = error.errors()
+        super().__init__({"error": _sentence(details[0]), "errors": _by_field(details)})
+
+
+def body_parse(model: type[Body], request: Request) -> Body:
+    """The request's body as `model`; BodyInvalid when the model refuses it.
+
+    A JSON body is read straight from its bytes by pydantic (JSON parsing and checks in one pass,
+    in Rust: the validate API's speed depends on it); anything else goes through DRF's parsers,
+    which answer 415 for a media type they do not take.
+    """
+    raw = _json_bytes(request)
+    try:
+        return model.model_validate_json(raw) if raw is not None else model.model_validate(request.data)
+    except ValidationError as error:
+        if error.errors()[0]["type"] == "json_invalid":
+            raise ParseError(f"JSON parse error - {error.errors()[0]['ctx']['error']}") from None
+        raise BodyInvalid(error) from None
+
+
+def _json_bytes(request: Request) -> bytes | None:
+    if request.content_type != "application/json":  # the whole header: with a charset, DRF's parser decodes it
+        return None
+    try:
+        raw = request.body
+    except RawPostDataException:  # the stream was read already: request.data has it
+        return None
+    return raw or None  # DRF reads an empty body as {}: "This field is required." for each field
+
+
+def _message(detail: ErrorDetails) -> str:
+    if detail["input"] is None and detail["type"] != "missing":
+        return "This field may not be null."
+    template = _MESSAGES.get(detail["type"])
+    if template is None:
+        return detail["msg"]
+    values = {**detail.get("ctx", {}), "input": detail["input"], "type": type(detail["input"]).__name__}
+    return template.format_map(values)
+
+
+def _location(detail: ErrorDetails) -> tuple[tuple[str | int, ...], str | None]:
+    """Where an error goes: the path of the object, and its field (None: the object itself)."""
+    loc = tuple(detail["loc"])
+    if detail["type"] in _OBJECT_ERRORS or not loc:
+        return loc, None
+    return loc[:-1], str(loc[-1])
+
+
+def _by_field(details: list[ErrorDetails]) -> dict[str | int, Any]:
+    errors: dict[str | int, Any] = {}
+    for detail in details:
+        path, field = _location(detail)
+        node = errors
+        for part in path:
+            node = node.setdefault(part, {})
+        node.setdefault(field or NON_FIELD, []).append(_message(detail))
+    return errors
+
+
+def _sentence(detail: ErrorDetails) -> str:
+    """One error as "main[2].count: …" (DRF's path style: field names joined by dots, list items as [i])."""
+    where = ""
+    for part in detail["loc"]:
+        where += f"[{part}]" if isinstance(part, int) else f".{part}"
+    where = where.lstrip(".")
+    message = _message(detail)
+    return f"{where}: {message}" if where else message
