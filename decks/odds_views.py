@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET
 
 from gatesite.errors import ApplicationError
 
+from .editor.session import session_draft
 from .models import Deck, DeckDraft
 from .selectors import (
     DeckDrawOdds,
@@ -27,7 +28,6 @@ from .selectors import (
     deck_get_for_viewer,
     deck_is_owned_by,
 )
-from .views import session_draft
 
 MAX_PICKED = 60
 

@@ -21,6 +21,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from gatesite.errors import ApplicationError
 
+from .editor.session import SESSION_DRAFT, session_draft
+from .editor.state import deck_editor_state
 from .models import Deck, DeckDraft
 from .selectors import (
     TextImport,
@@ -29,13 +31,11 @@ from .selectors import (
     deck_draft_of,
     deck_draft_text,
     deck_draft_validate_body,
-    deck_editor_state,
     deck_get_for_owner,
     deck_get_for_viewer,
     deck_text_import,
 )
 from .services import StaleDeck, deck_update
-from .views import SESSION_DRAFT, session_draft
 
 # A pasted list is a few kilobytes; this bounds the work one request can ask for.
 MAX_IMPORT_CHARS = 50_000

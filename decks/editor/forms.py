@@ -1,0 +1,123 @@
+"""Input shapes of the editor's requests: a change, the card browser's search, a save (the services decide what is allowed)."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from django import forms
+
+from cards.models import CardType
+from decks.models import Section
+
+from .services import ACTIONS, DraftChange
+
+_CARD_ACTIONS = {"add", "remove", "to_considering", "to_deck"}
+
+
+class DeckChangeForm(forms.Form):
+    """One change to the deck being edited; `base_version` is the version a saved deck's page was at.
+
+    A card button may say everything in one value, `op="add main 2025PS01-001"` (action, section,
+    collector number): one form then serves a whole list of cards.
+    """
+
+    op = forms.CharField(max_length=80, required=False)
+    action = forms.ChoiceField(choices=[(a, a) for a in ACTIONS], required=False)
+    number = forms.CharField(max_length=40, required=False)
+    section = forms.ChoiceField(choices=Section.choices, required=False)
+    value = forms.CharField(max_length=100, required=False)
+    name = forms.CharField(max_length=100, required=False)
+    description = forms.CharField(max_length=5000, required=False, widget=forms.Textarea)
+    base_version = forms.IntegerField(min_value=1, required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("op"):
+            parts = data["op"].split()
+            if len(parts) != 3 or parts[0] not in _CARD_ACTIONS or parts[1] not in Section.values:
+                raise forms.ValidationError(f"'{data['op']}' is not a change (action, section, collector number).")
+            data["action"], data["section"], data["number"] = parts
+        if not data.get("action"):
+            raise forms.ValidationError("What change? The request names no action.")
+        if data.get("action") in _CARD_ACTIONS and not data.get("number"):
+            raise forms.ValidationError("Which card? The change names no collector number.")
+        return data
+
+    def change(self) -> DraftChange:
+        data = self.cleaned_data
+        return DraftChange(
+            action=data["action"],
+            number=data["number"],
+            section=data["section"] or Section.MAIN,
+            value=data["value"],
+            name=data["name"],
+            description=data["description"],
+        )
+
+    @property
+    def based_on(self) -> int:
+        """The version of the saved deck the change is based on (0, never a version, when not sent)."""
+        return self.cleaned_data["base_version"] or 0
+
+    def error_text(self) -> str:
+        return " ".join(
+            f"{'' if field == '__all__' else field + ': '}{' '.join(errors)}" for field, errors in self.errors.items()
+        )
+
+
+_TRISTATE = [("", "Any"), ("yes", "Yes"), ("no", "No")]
+
+
+class CardFilterForm(forms.Form):
+    """The card browser's search box and filters (GET)."""
+
+    q = forms.CharField(max_length=500, required=False, label="Search cards")
+    faction = forms.CharField(max_length=100, required=False)
+    type = forms.ChoiceField(choices=[("", "Any type"), *CardType.choices], required=False)
+    level_min = forms.IntegerField(required=False, min_value=-99, max_value=99, label="Level from")
+    level_max = forms.IntegerField(required=False, min_value=-99, max_value=99, label="Level to")
+    attribute = forms.CharField(max_length=100, required=False)
+    cnt = forms.ChoiceField(choices=_TRISTATE, required=False, label="CNT")
+    legend = forms.ChoiceField(choices=_TRISTATE, required=False, label="Legendary")
+    set = forms.CharField(max_length=20, required=False)
+    offset = forms.IntegerField(required=False, min_value=0, max_value=100_000)
+
+    FILTERS = ("faction", "type", "level_min", "level_max", "attribute", "cnt", "legend", "set")
+
+    def search_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments for decks.editor.browser.deck_card_browser (and cards.selectors.card_search)."""
+        data = self.cleaned_data if self.is_valid() else {}
+
+        def tristate(value: str | None) -> bool | None:
+            return {"yes": True, "no": False}.get(value or "")
+
+        return {
+            "query": data.get("q") or "",
+            "offset": data.get("offset") or 0,
+            "faction": data.get("faction") or None,
+            "type": data.get("type") or None,
+            "level_min": data.get("level_min"),
+            "level_max": data.get("level_max"),
+            "attribute": data.get("attribute") or None,
+            "cnt": tristate(data.get("cnt")),
+            "legend": tristate(data.get("legend")),
+            "set_code": data.get("set") or None,
+        }
+
+    def querystring(self, *, offset: int | None = None) -> str:
+        """The search as a query string (for links, redirects and the forms of pages without JavaScript)."""
+        data = self.cleaned_data if self.is_valid() else {}
+        pairs = [(key, data[key]) for key in ("q", *self.FILTERS) if data.get(key) not in (None, "")]
+        if offset:
+            pairs.append(("offset", offset))
+        return urlencode(pairs)
+
+    @property
+    def active_filters(self) -> int:
+        data = self.cleaned_data if self.is_valid() else {}
+        return sum(1 for key in self.FILTERS if data.get(key) not in (None, ""))
+
+
+class DeckSaveForm(forms.Form):
+    name = forms.CharField(max_length=100, required=False, label="Deck name")

@@ -1,0 +1,290 @@
+"""The deck editor: its page, its changes and its card browser.
+
+Two editors share one page template: /decks/new/ edits the session's draft (anyone, no
+account needed) and /decks/<public_id>/edit/ edits a saved deck (its owner only; every
+change saves at once, refused with 409 when based on an old version). A change is a POST:
+htmx gets `decks/editor/editor.html#after-change` (the deck and every region that depends on
+it) and a `deckChanged` event for the panels that follow the deck (the draw odds); a plain
+form post is redirected back to the page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+from urllib.parse import urlencode
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import reswap, retarget, trigger_client_event
+
+from decks.models import Deck, DeckDraft
+from decks.selectors import deck_draft_new, deck_draft_of, deck_get_for_owner
+from decks.services import StaleDeck, deck_create_from_draft, deck_delete
+from gatesite.errors import ApplicationError
+
+from .browser import deck_card_browser, deck_card_hints
+from .forms import CardFilterForm, DeckChangeForm, DeckSaveForm
+from .services import RULES_ACTIONS, editor_deck_change, editor_draft_change
+from .session import SESSION_DRAFT, SESSION_PENDING_SAVE, session_draft
+from .state import DeckEditorState, card_filter_choices, deck_editor_state, deck_rules_options
+
+TEMPLATE = "decks/editor/editor.html"
+
+
+@dataclass(frozen=True)
+class EditorUrls:
+    page: str
+    change: str
+    cards: str
+
+
+def _urls(deck: Deck | None) -> EditorUrls:
+    if deck is None:
+        return EditorUrls(reverse("decks:new"), reverse("decks:new-change"), reverse("decks:new-cards"))
+    args = [deck.public_id]
+    return EditorUrls(
+        reverse("decks:edit", args=args), reverse("decks:change", args=args), reverse("decks:cards", args=args)
+    )
+
+
+def _session_draft_state(request: HttpRequest) -> DeckEditorState:
+    """The session draft judged; a draft the rules can no longer judge is replaced by a new one."""
+    try:
+        return deck_editor_state(draft=session_draft(request))
+    except ApplicationError as exc:
+        request.session.pop(SESSION_DRAFT, None)
+        messages.warning(request, f"Your draft could not be opened ({exc.message}); here is a new one.")
+        return deck_editor_state(draft=deck_draft_new())
+
+
+# ---------------------------------------------------------------- pages
+
+
+@require_GET
+def draft_editor(request: HttpRequest) -> HttpResponse:
+    return _editor_page(request, state=_session_draft_state(request), deck=None)
+
+
+@require_GET
+def deck_editor(request: HttpRequest, public_id: str) -> HttpResponse:
+    deck = deck_get_for_owner(public_id=public_id, user=request.user)
+    return _editor_page(request, state=deck_editor_state(draft=deck_draft_of(deck=deck)), deck=deck)
+
+
+def _editor_page(
+    request: HttpRequest, *, state: DeckEditorState, deck: Deck | None, status: int = 200, conflict: str = ""
+) -> HttpResponse:
+    context = _context(state=state, deck=deck, filters=CardFilterForm(request.GET), rules_changed=True)
+    context.update(filter_choices=card_filter_choices(), conflict=conflict, full_page=True)
+    return render(request, TEMPLATE, context, status=status)
+
+
+def _context(
+    *, state: DeckEditorState, deck: Deck | None, filters: CardFilterForm, rules_changed: bool
+) -> dict[str, Any]:
+    """What every region of the editor needs; the rules pickers only when they are (re)drawn."""
+    from cards.search import SEARCH_HELP
+
+    return {
+        **_browser_context(state=state, deck=deck, filters=filters),
+        "options": deck_rules_options(choice=state.choice) if rules_changed else None,
+        "rules_changed": rules_changed,
+        "search_help": SEARCH_HELP,
+    }
+
+
+def _browser_context(*, state: DeckEditorState, deck: Deck | None, filters: CardFilterForm) -> dict[str, Any]:
+    """The card browser's results and their paging links (each with a real href)."""
+    urls = _urls(deck)
+    browser = deck_card_browser(state=state, **filters.search_kwargs())
+    paging = {}
+    for which, offset in (("previous", browser.previous_offset), ("next", browser.next_offset)):
+        if offset is not None:
+            query = filters.querystring(offset=offset)
+            paging[f"{which}_page"] = f"{urls.page}?{query}"
+            paging[f"{which}_cards"] = f"{urls.cards}?{query}"
+    return {
+        "editor": state,
+        "deck": deck,
+        "urls": urls,
+        "filters": filters,
+        "browse": filters.querystring(offset=browser.offset),
+        "browser": browser,
+        "paging": paging,
+    }
+
+
+# ---------------------------------------------------------------- changes
+
+
+@require_POST
+def draft_change(request: HttpRequest) -> HttpResponse:
+    form = DeckChangeForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, None, form.error_text())
+    try:
+        state = editor_draft_change(draft=session_draft(request), change=form.change(), shown=_shown(request, form))
+    except ApplicationError as exc:
+        return _refused(request, None, exc.message)
+    request.session[SESSION_DRAFT] = state.draft.to_session()
+    return _changed(request, state=state, deck=None, action=form.cleaned_data["action"])
+
+
+@require_POST
+def deck_change(request: HttpRequest, public_id: str) -> HttpResponse:
+    deck = deck_get_for_owner(public_id=public_id, user=request.user, write=True)
+    form = DeckChangeForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, deck, form.error_text())
+    try:
+        saved = editor_deck_change(
+            deck=deck, change=form.change(), base_version=form.based_on, shown=_shown(request, form)
+        )
+    except StaleDeck as exc:
+        return _conflict(request, public_id, exc)
+    except ApplicationError as exc:
+        return _refused(request, deck, exc.message)
+    return _changed(request, state=saved.state, deck=saved.deck, action=form.cleaned_data["action"])
+
+
+def _shown(request: HttpRequest, form: DeckChangeForm) -> list[str]:
+    """The printings the card browser shows, whose hints _changed redraws (fetched with the deck's cards)."""
+    if not request.htmx or form.cleaned_data["action"] in RULES_ACTIONS:
+        return []
+    return request.POST.get("shown", "").split()
+
+
+def _changed(request: HttpRequest, *, state: DeckEditorState, deck: Deck | None, action: str) -> HttpResponse:
+    if not request.htmx:
+        return redirect(_back_url(request, deck))
+    # htmx sends the browser's search and the printings it shows along (hx-include).
+    filters = CardFilterForm(request.POST)
+    if action in RULES_ACTIONS:
+        # New rules can change which printing a result adds: search again and redraw the results.
+        context = _context(state=state, deck=deck, filters=filters, rules_changed=True)
+    else:
+        # The same results: only their hints change, so no new search and no full redraw.
+        context = {
+            "editor": state,
+            "deck": deck,
+            "urls": _urls(deck),
+            "browse": filters.querystring(offset=filters.search_kwargs()["offset"]),
+            "hints": deck_card_hints(state=state, numbers=request.POST.get("shown", "").split()),
+            "rules_changed": False,
+        }
+    # The draw odds (decks/_odds.html) listen for this and ask again.
+    return trigger_client_event(render(request, f"{TEMPLATE}#after-change", context), "deckChanged")
+
+
+def _back_url(request: HttpRequest, deck: Deck | None) -> str:
+    """The editor page, with the search the (JavaScript-less) form was posted from."""
+    browse = CardFilterForm(QueryDict(request.POST.get("browse", ""))).querystring()
+    page = _urls(deck).page
+    return f"{page}?{browse}" if browse else page
+
+
+def _refused(request: HttpRequest, deck: Deck | None, message: str) -> HttpResponse:
+    if not request.htmx:
+        messages.error(request, message)
+        return redirect(_back_url(request, deck))
+    response = render(request, f"{TEMPLATE}#editor-messages", {"refusal": message}, status=422)
+    return reswap(retarget(response, "#editor-messages"), "outerHTML")
+
+
+def _conflict(request: HttpRequest, public_id: str, exc: StaleDeck) -> HttpResponse:
+    """Refuse a stale save: say so, and offer the deck as it now is (never overwrite it)."""
+    deck = deck_get_for_owner(public_id=public_id, user=request.user)
+    if not request.htmx:
+        state = deck_editor_state(draft=deck_draft_of(deck=deck))
+        return _editor_page(request, state=state, deck=deck, status=409, conflict=exc.message)
+    context = {"conflict": exc.message, "urls": _urls(deck)}
+    response = render(request, f"{TEMPLATE}#editor-messages", context, status=409)
+    return reswap(retarget(response, "#editor-messages"), "outerHTML")
+
+
+# ---------------------------------------------------------------- the card browser
+
+
+@require_GET
+def draft_cards(request: HttpRequest) -> HttpResponse:
+    if not request.htmx:
+        return redirect(_with_query(reverse("decks:new"), request))
+    return _card_results(request, state=_session_draft_state(request), deck=None)
+
+
+@require_GET
+def deck_cards(request: HttpRequest, public_id: str) -> HttpResponse:
+    deck = deck_get_for_owner(public_id=public_id, user=request.user)
+    if not request.htmx:
+        return redirect(_with_query(reverse("decks:edit", args=[public_id]), request))
+    return _card_results(request, state=deck_editor_state(draft=deck_draft_of(deck=deck)), deck=deck)
+
+
+def _card_results(request: HttpRequest, *, state: DeckEditorState, deck: Deck | None) -> HttpResponse:
+    context = _browser_context(state=state, deck=deck, filters=CardFilterForm(request.GET))
+    return render(request, f"{TEMPLATE}#card-results", context)
+
+
+def _with_query(url: str, request: HttpRequest) -> str:
+    query = CardFilterForm(request.GET).querystring()
+    return f"{url}?{query}" if query else url
+
+
+# ---------------------------------------------------------------- saving, starting over, deleting
+
+
+@require_http_methods(["GET", "POST"])
+def draft_save(request: HttpRequest) -> HttpResponse:
+    """Save the session's draft as a deck; asks for an account first, then completes after login.
+
+    The GET only completes a save that a POST (with its CSRF token) asked for and that had to
+    wait for the player to log in or sign up; otherwise it goes back to the draft.
+    """
+    draft = session_draft(request)
+    if request.method == "POST":
+        draft = _named(request, draft)
+        if not request.user.is_authenticated:
+            request.session[SESSION_PENDING_SAVE] = True
+            messages.info(request, "Log in or sign up to save your deck. Your draft is kept meanwhile.")
+            return redirect(f"{settings.LOGIN_URL}?{urlencode({'next': reverse('decks:new-save')})}")
+    elif not (request.user.is_authenticated and request.session.get(SESSION_PENDING_SAVE)):
+        return redirect("decks:new")
+    try:
+        deck = deck_create_from_draft(owner=request.user, draft=draft)
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+        return redirect("decks:new")
+    request.session.pop(SESSION_DRAFT, None)
+    request.session.pop(SESSION_PENDING_SAVE, None)
+    messages.success(request, f"Saved “{deck.name}”. From now on every change is saved as you make it.")
+    return redirect("decks:edit", deck.public_id)
+
+
+def _named(request: HttpRequest, draft: DeckDraft) -> DeckDraft:
+    """The draft with the name typed next to the save button (kept in the session for after login)."""
+    form = DeckSaveForm(request.POST)
+    if form.is_valid() and form.cleaned_data["name"]:
+        draft = replace(draft, name=form.cleaned_data["name"].strip())
+        request.session[SESSION_DRAFT] = draft.to_session()
+    return draft
+
+
+@require_POST
+def draft_reset(request: HttpRequest) -> HttpResponse:
+    request.session.pop(SESSION_DRAFT, None)
+    return redirect("decks:new")
+
+
+@login_required
+@require_POST
+def deck_remove(request: HttpRequest, public_id: str) -> HttpResponse:
+    deck = deck_get_for_owner(public_id=public_id, user=request.user, write=True)
+    deck_delete(deck=deck)
+    messages.success(request, f"Deleted “{deck.name}”.")
+    return redirect("decks:list")
