@@ -38,7 +38,7 @@ def test_it_loads_lazily_in_the_editor(client, deck_catalog):
     html = client.get("/decks/new/").content.decode()
     panel = html[html.index('id="draw-odds"') :]
     assert f'hx-get="{ODDS}"' in panel[:400]
-    assert "gs:deck-changed from:body" in panel[:400]
+    assert "deckChanged from:body" in panel[:400]  # the event the editor's changes send (HX-Trigger)
     assert f'<a href="{ODDS}">' in panel  # and a real link without JavaScript
 
 
