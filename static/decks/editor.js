@@ -141,21 +141,23 @@
 
   // htmx puts the focus back on an element redrawn under the same id (each card and button has
   // one). A card whose last copy left the list has none: its neighbour gets the focus instead.
+  // (Other swaps, such as the draw odds', may come in between: only a focused card sets this.)
   var neighbour = null;
 
   document.body.addEventListener("htmx:beforeSwap", function () {
-    var row = document.activeElement && document.activeElement.closest ? document.activeElement.closest("[data-row]") : null;
-    var near = row && (row.nextElementSibling || row.previousElementSibling);
-    neighbour = near && near.hasAttribute("data-row") ? near.id : null;
+    var active = document.activeElement;
+    var row = active && active.closest ? active.closest("[data-row]") : null;
+    if (row) {
+      var near = row.nextElementSibling || row.previousElementSibling;
+      neighbour = near && near.hasAttribute("data-row") ? near.id : null;
+    }
   });
 
   document.body.addEventListener("htmx:afterSettle", function (event) {
     markTabs();
-    if (neighbour && (!document.activeElement || document.activeElement === document.body)) {
-      var near = document.getElementById(neighbour);
-      if (near) {
-        near.focus();
-      }
+    var lost = !document.activeElement || document.activeElement === document.body;
+    if (lost && neighbour && document.getElementById(neighbour)) {
+      document.getElementById(neighbour).focus();
     }
     neighbour = null;
     if (addTopWhenLoaded && event.target.id === "card-results") {
