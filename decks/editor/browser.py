@@ -35,6 +35,11 @@ class CardHint:
         """The collector number as it appears in element ids ("why-<ref>")."""
         return dom_safe(self.number)
 
+    @property
+    def memo_key(self) -> tuple[Any, ...]:
+        """Everything the hint shows, hashable (templatetags/editor_partials.py keeps it rendered by this)."""
+        return (self.number, self.in_deck, tuple(self.blockers), self.over_limit)
+
 
 @dataclass(frozen=True)
 class BrowserRow(CardHint):
@@ -45,6 +50,21 @@ class BrowserRow(CardHint):
     # `number` is the printing the add button adds; these are the card's other printings.
     other_numbers: tuple[str, ...]
     section: str
+
+    @property
+    def memo_key(self) -> tuple[Any, ...]:
+        """Everything the result shows (its card's texts too, which an import may change), hashable."""
+        card = self.card
+        return (
+            *super().memo_key,
+            self.facts,
+            self.other_numbers,
+            self.section,
+            card.pk,
+            card.name_ja,
+            card.text,
+            self.meta,
+        )
 
     @property
     def meta(self) -> str:
