@@ -323,8 +323,9 @@ def in_process(args: argparse.Namespace, editors: list[Editor], stamp: str) -> d
 
     from cards.selectors import card_search
     from decks.drafts import deck_draft_of
+    from decks.editor.browser import deck_card_browser
+    from decks.editor.state import deck_editor_state
     from decks.models import Deck
-    from decks.selectors import deck_card_browser, deck_editor_state
 
     editor = editors[0]
     user = get_user_model().objects.get(username=editor.username)

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from datetime import date
+from dataclasses import replace
 from typing import Any
 
 from django.db import transaction
@@ -11,12 +10,11 @@ from django.db.models import F
 from django.utils import timezone
 
 from cards.models import Printing
-from cards.rules_selectors import rules_choice_get
 from cards.selectors import attribute_exists
 from gatesite.errors import ApplicationError
 
 from .drafts import DraftJudgement, deck_draft_judge
-from .models import MAX_LINE_COUNT, MAX_LINES, SECTIONS, Deck, DeckCard, DeckDraft, DeckVersion, Visibility
+from .models import SECTIONS, Deck, DeckCard, DeckDraft, DeckVersion, Visibility
 from .signals import deck_changed
 
 
@@ -30,105 +28,6 @@ class StaleDeck(ApplicationError):
         )
         self.base_version = base_version
         self.version = version
-
-
-ADD = "add"
-REMOVE = "remove"
-TO_CONSIDERING = "to_considering"
-TO_DECK = "to_deck"
-SET_RULER = "set_ruler"
-SET_GEAS = "set_geas"
-SET_ATTRIBUTE = "set_attribute"
-SET_RULES_DATE = "set_rules_date"
-RENAME = "rename"
-ACTIONS = (ADD, REMOVE, TO_CONSIDERING, TO_DECK, SET_RULER, SET_GEAS, SET_ATTRIBUTE, SET_RULES_DATE, RENAME)
-RULES_ACTIONS = frozenset({SET_RULER, SET_GEAS, SET_ATTRIBUTE, SET_RULES_DATE})
-
-
-@dataclass(frozen=True)
-class DraftChange:
-    """One edit a player makes: `number` and `section` for card moves, `value` for the rules choices."""
-
-    action: str
-    number: str = ""
-    section: str = "main"
-    value: str = ""
-    name: str = ""
-    description: str = ""
-
-
-def deck_draft_change(*, draft: DeckDraft, change: DraftChange) -> DeckDraft:
-    """The draft with one change applied (a new draft; the given one is not modified).
-
-    Raises ApplicationError, with a message for the player, for a card that is not in the
-    catalog, rules that are not in force on the rules date, a geas for another ruler, a
-    line or deck grown past the sizes a draft keeps.
-    """
-    action = change.action
-    if action in (ADD, REMOVE, TO_CONSIDERING, TO_DECK):
-        return _move(draft, change)
-    if action == SET_RULER:
-        # A geas belongs to one ruler: a new ruler starts without one.
-        changed = replace(draft, ruler=change.value, geas=None)
-    elif action == SET_GEAS:
-        changed = replace(draft, geas=change.value or None)
-    elif action == SET_ATTRIBUTE:
-        if change.value and not attribute_exists(change.value):
-            raise ApplicationError(f"Unknown attribute '{change.value}'.", field="value")
-        return replace(draft, attribute=change.value)
-    elif action == SET_RULES_DATE:
-        changed = replace(draft, rules_date=_parse_date(change.value))
-    elif action == RENAME:
-        return replace(draft, name=change.name.strip(), description=change.description.strip())
-    else:
-        raise ApplicationError(f"Unknown change '{action}'.", field="action")
-    # Refuse a choice the rules cannot judge by (unknown ruler, geas not in force on the date, …).
-    rules_choice_get(ruler_slug=changed.ruler, geas_slug=changed.geas, on=changed.rules_date or timezone.localdate())
-    return changed
-
-
-def _parse_date(value: str) -> date | None:
-    if not value:
-        return None
-    try:
-        return date.fromisoformat(value)
-    except ValueError as exc:
-        raise ApplicationError(f"'{value}' is not a date (YYYY-MM-DD).", field="value") from exc
-
-
-def _move(draft: DeckDraft, change: DraftChange) -> DeckDraft:
-    number, section = change.number, change.section
-    if section not in SECTIONS:
-        raise ApplicationError(f"Unknown section '{section}'.", field="section")
-    if change.action == ADD:
-        if number not in draft.numbers() and not Printing.objects.filter(collector_number=number).exists():
-            raise ApplicationError(f"No card with collector number '{number}'.", field="number")
-        return _add(draft, section, number, 1)
-    if change.action == REMOVE:
-        return _add(draft, section, number, -1)
-    if change.action == TO_CONSIDERING:
-        # One copy from the deck (or resources) to the considering board.
-        return _add(_add(draft, section, number, -1), "considering", number, 1)
-    # TO_DECK: one copy from the considering board into `section` (main, or resources for energy).
-    if section == "considering":
-        raise ApplicationError("A card moves from the considering board into the deck or the resources.")
-    return _add(_add(draft, "considering", number, -1), section, number, 1)
-
-
-def _add(draft: DeckDraft, section: str, number: str, delta: int) -> DeckDraft:
-    counts = dict(draft.section(section))
-    have = counts.get(number, 0)
-    if delta < 0 and have < -delta:
-        raise ApplicationError(f"There is no {number} in the {_SECTION_WORDS[section]} to take out.", field="number")
-    if have + delta > MAX_LINE_COUNT:
-        raise ApplicationError(f"A deck keeps at most {MAX_LINE_COUNT} copies of one printing.", field="number")
-    if have == 0 and len(draft.numbers() | {number}) > MAX_LINES:
-        raise ApplicationError(f"A deck keeps at most {MAX_LINES} different printings.", field="number")
-    counts[number] = have + delta
-    return draft.with_section(section, counts)
-
-
-_SECTION_WORDS = {"main": "deck", "resources": "resources", "considering": "considering board"}
 
 
 def deck_create_from_draft(

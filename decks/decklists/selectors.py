@@ -16,12 +16,9 @@ from cards.rules_selectors import rules_choice_get
 from decks.decklists.link import DeckLinkError, LinkedDeck, decode_deck_link, encode_deck_link
 from decks.decklists.text import LineError, ParsedDeck, TextCard, Vocabulary, format_deck_text, parse_deck_text
 from decks.drafts import card_facts_by_number
+from decks.editor.state import DeckEditorState, deck_editor_state
 from decks.models import MAX_LINE_COUNT, DeckDraft
 from decks.rules.ruleset import RulesInForce
-from decks.selectors import (
-    DeckEditorState,
-    deck_editor_state,
-)
 from gatesite.errors import ApplicationError
 
 

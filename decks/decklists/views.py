@@ -19,10 +19,11 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from decks.drafts import deck_draft_of
+from decks.editor.session import SESSION_DRAFT, session_draft
+from decks.editor.state import deck_editor_state
 from decks.models import Deck, DeckDraft
-from decks.selectors import deck_editor_state, deck_get_for_owner, deck_get_for_viewer
+from decks.selectors import deck_get_for_owner, deck_get_for_viewer
 from decks.services import StaleDeck
-from decks.views import SESSION_DRAFT, session_draft
 from gatesite.errors import ApplicationError
 
 from .forms import DeckImportForm

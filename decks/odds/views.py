@@ -17,9 +17,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from decks.drafts import deck_draft_of
+from decks.editor.session import session_draft
 from decks.models import Deck, DeckDraft
 from decks.selectors import deck_get_for_viewer, deck_is_owned_by
-from decks.views import session_draft
 from gatesite.errors import ApplicationError
 
 from .forms import MAX_PICKED, DrawOddsForm

@@ -11,15 +11,9 @@ from django.http import Http404
 
 from cards.models import Geas, Ruler
 from decks.drafts import deck_draft_of
+from decks.editor.state import DeckEditorState, deck_editor_state
 from decks.models import Deck, DeckDraft, DeckVersion
-from decks.selectors import (
-    DeckEditorState,
-    deck_card_names,
-    deck_editor_state,
-    deck_get_for_viewer,
-    deck_is_owned_by,
-    deck_is_readable_by,
-)
+from decks.selectors import deck_card_names, deck_get_for_viewer, deck_is_owned_by, deck_is_readable_by
 from decks.sharing.history import CARD_SECTIONS, Changelog, deck_changelog
 from gatesite.errors import ApplicationError
 

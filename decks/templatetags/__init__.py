@@ -1,3 +1,0 @@
-"""Template tags of the deck editor."""
-
-from __future__ import annotations

@@ -1,9 +1,9 @@
-// The deck editor's keyboard and htmx glue. The page works without it (plain forms);
-// with it: "/" focuses the search, Enter adds the top result, +/- on a focused card,
-// focus stays on the card (and the button) after the deck is redrawn, conflicts and refusals are shown,
-// and changes made while one is on its way (a quick "+ + +") are made in turn, none dropped;
-// on phones one pane (Deck, Cards, Rules) shows at a time; after each change "gs:deck-changed" is fired on
-// <body> for panels that follow the deck (the draw odds, templates/decks/_odds.html).
+// The deck editor's keyboard shortcuts and phone panes: what htmx attributes cannot say.
+// The page works without this file (plain forms). htmx does the rest (templates/decks/editor/editor.html):
+// changes pressed while one is on its way are queued (hx-sync on #change-form), the search and shown
+// printings go along (hx-include), 409/422 answers are shown (the htmx-config meta), the focus
+// comes back to the card redrawn under the same id, and the draw odds follow the server's
+// deckChanged event (decks/_odds.html).
 (function () {
   "use strict";
 
@@ -16,6 +16,7 @@
   }
 
   function markTabs() {
+    // The tabs are redrawn with every change (their counts): mark the shown pane's again.
     var root = editorRoot();
     if (!root) {
       return;
@@ -83,7 +84,7 @@
     });
   })();
 
-  // ---------------------------------------------------------------- changes and keys
+  // ---------------------------------------------------------------- keys
 
   function typing(el) {
     return el && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName));
@@ -94,50 +95,6 @@
   }
 
   var addTopWhenLoaded = false;
-  var refocus = null;
-  // htmx drops a request from a form whose previous one is on its way, and a form swapped in is
-  // plain HTML until htmx settles it (a press then would post the whole page): a change button
-  // pressed meanwhile is queued here (by its op, which names the change whole) and pressed again,
-  // in the redrawn page, once the answer is in and settled.
-  var changing = false;
-  var settling = false;
-  var queued = [];
-  // A change was saved and drawn: panels that follow the deck are told once the page is settled.
-  var deckChanged = false;
-
-  function aside(event) {
-    // Requests of panels beside the editor (the draw odds): no part of its changes and focus keeping.
-    var config = event.detail.requestConfig;
-    var elt = (config && config.elt) || event.detail.elt;
-    return !!(elt && elt.closest && elt.closest("[data-aside]"));
-  }
-
-  function isChange(event) {
-    return event.detail.requestConfig && event.detail.requestConfig.verb === "post";
-  }
-
-  document.addEventListener(
-    "click",
-    function (event) {
-      var button = event.target.closest ? event.target.closest('#editor button[name="op"]') : null;
-      if (button && (changing || settling)) {
-        event.preventDefault();
-        event.stopPropagation();
-        queued.push(button.value);
-      }
-    },
-    true
-  );
-
-  function pressQueued() {
-    while (queued.length && !changing && !settling) {
-      var value = queued.shift();
-      var button = document.querySelector('#editor button[name="op"][value="' + CSS.escape(value) + '"]');
-      if (button) {
-        button.click();
-      }
-    }
-  }
 
   document.addEventListener("keydown", function (event) {
     var target = event.target;
@@ -168,7 +125,7 @@
       }
       return;
     }
-    // On a focused card, or on one of its buttons.
+    // On a focused card, or on one of its buttons: its + or - button.
     var row = target.closest && !typing(target) ? target.closest("[data-row]") : null;
     if (row && !event.ctrlKey && !event.metaKey && !event.altKey) {
       var key = event.key === "=" ? "+" : event.key === "_" ? "-" : event.key;
@@ -180,141 +137,35 @@
     }
   });
 
-  document.body.addEventListener("htmx:configRequest", function (event) {
-    // A saved deck's changes carry the version the page shows now (it moves on with every save).
-    var version = document.getElementById("deck-version");
-    if (version && event.detail.verb === "post") {
-      event.detail.parameters.base_version = version.value;
-    }
-  });
+  // ---------------------------------------------------------------- after a swap
 
-  document.body.addEventListener("htmx:beforeRequest", function (event) {
-    if (aside(event)) {
-      return;
-    }
-    if (isChange(event)) {
-      changing = true;
-    }
+  // htmx puts the focus back on an element redrawn under the same id (each card and button has
+  // one). A card whose last copy left the list has none: its neighbour gets the focus instead.
+  // (Other swaps, such as the draw odds', may come in between: only a focused card sets this.)
+  var neighbour = null;
+
+  document.body.addEventListener("htmx:beforeSwap", function () {
     var active = document.activeElement;
     var row = active && active.closest ? active.closest("[data-row]") : null;
-    refocus = null;
     if (row) {
-      refocus = { number: row.getAttribute("data-number"), section: row.getAttribute("data-section"), inResults: !!row.closest("#card-results") };
-      if (active.tagName === "BUTTON" && active.name === "op") {
-        refocus.op = active.value;
-      }
-      // Where the focus goes if this card leaves the list (its last copy removed or moved).
       var near = row.nextElementSibling || row.previousElementSibling;
-      refocus.near = near && near.getAttribute("data-number");
-    } else if (active && active.id) {
-      refocus = { id: active.id };
+      neighbour = near && near.hasAttribute("data-row") ? near.id : null;
     }
   });
-
-  document.body.addEventListener("htmx:beforeSwap", function (event) {
-    // 409 (the deck changed elsewhere) and 422 (a refused change) come with a message to show.
-    var status = event.detail.xhr.status;
-    if (status === 409 || status === 422) {
-      event.detail.shouldSwap = true;
-      event.detail.isError = false;
-    }
-  });
-
-  document.body.addEventListener("htmx:afterRequest", function (event) {
-    if (!isChange(event)) {
-      return;
-    }
-    changing = false;
-    if (event.detail.xhr.status >= 400 || !event.detail.xhr.status) {
-      queued = []; // refused, stale or failed: the changes pressed meanwhile were based on it
-    } else {
-      deckChanged = true;
-    }
-  });
-
-  function restoreFocus() {
-    // Done as soon as the answer is swapped in (every region at once), so no key pressed meanwhile is lost.
-    if (!refocus) {
-      return;
-    }
-    var wanted = null;
-    if (refocus.id) {
-      wanted = document.getElementById(refocus.id);
-    } else if (refocus.number) {
-      var scope = document.getElementById(refocus.inResults ? "card-results" : "deck-list");
-      var selector = '[data-row][data-number="' + refocus.number + '"]';
-      if (refocus.section) {
-        selector += '[data-section="' + refocus.section + '"]';
-      }
-      wanted = (scope && scope.querySelector(selector)) || document.querySelector(selector);
-      if (!wanted && refocus.near && scope) {
-        wanted = scope.querySelector('[data-row][data-number="' + refocus.near + '"]');
-      }
-    }
-    if (wanted && refocus.op) {
-      // The same button in the redrawn card, so that Enter or Space can press it again.
-      wanted = wanted.querySelector('button[name="op"][value="' + CSS.escape(refocus.op) + '"]') || wanted;
-    }
-    if (wanted && document.activeElement !== wanted && !typing(document.activeElement)) {
-      wanted.focus();
-    }
-    refocus = null;
-  }
-
-  document.body.addEventListener("htmx:afterSwap", function (event) {
-    if (aside(event)) {
-      return;
-    }
-    settling = true;
-    restoreFocus();
-  });
-
-  // The odds panel says which deck it was computed for (data-deck-key); so does the deck list. An
-  // event fired while the panel was being swapped is lost, so after every settle a panel that is
-  // behind the deck asks again (a few times at most for one deck, so that nothing can loop).
-  var oddsAsked = { key: null, times: 0 };
-  function oddsFollow() {
-    var odds = document.getElementById("draw-odds");
-    var list = document.getElementById("deck-list");
-    if (!odds || !list || !odds.dataset.deckKey || changing || settling || queued.length) {
-      return;
-    }
-    var key = list.dataset.deckKey;
-    if (!key || odds.dataset.deckKey === key || odds.classList.contains("htmx-request")) {
-      return;
-    }
-    if (oddsAsked.key !== key) {
-      oddsAsked = { key: key, times: 0 };
-    }
-    if (oddsAsked.times < 3) {
-      oddsAsked.times += 1;
-      window.htmx.trigger(document.body, "gs:deck-changed");
-    }
-  }
 
   document.body.addEventListener("htmx:afterSettle", function (event) {
-    // Fired once per element settled (the new #card-results, each out-of-band region, ...),
-    // after htmx has processed every swapped-in element.
-    if (aside(event)) {
-      oddsFollow();
-      return;
-    }
-    settling = false;
     markTabs();
+    var lost = !document.activeElement || document.activeElement === document.body;
+    if (lost && neighbour && document.getElementById(neighbour)) {
+      document.getElementById(neighbour).focus();
+    }
+    neighbour = null;
     if (addTopWhenLoaded && event.target.id === "card-results") {
       addTopWhenLoaded = false;
       var button = topAddButton();
       if (button) {
         button.click();
-        return;
       }
     }
-    pressQueued();
-    if (deckChanged && !changing && !settling && !queued.length) {
-      // Once per burst of changes: "+ + +" asks the odds again once, after the last.
-      deckChanged = false;
-      window.htmx.trigger(document.body, "gs:deck-changed");
-    }
-    oddsFollow();
   });
 })();

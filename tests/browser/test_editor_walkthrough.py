@@ -316,3 +316,55 @@ def test_a_phone_shows_one_pane_at_a_time_and_the_odds_follow_the_deck(
     expect(line.locator(".line-problem")).to_have_count(0)
     context.close()
     assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def test_a_saved_deck_takes_quick_changes_and_then_a_picker_change_without_a_conflict(
+    chromium: Any, live_server: Any, practice_catalog: None
+) -> None:
+    """Every change to a saved deck is saved on the version the page is at when its turn comes.
+
+    Quick "- -" on a line are queued and each is based on the version the one before saved; the
+    geas picker's form, which a card change does not redraw, then posts the latest version too.
+    """
+    from django.contrib.auth import get_user_model
+    from playwright.sync_api import expect
+
+    from decks.models import Deck, DeckDraft
+    from decks.services import deck_create_from_draft
+
+    user = get_user_model().objects.create_user("quick", password="a long quick passphrase")
+    main = {number: copies for number, (_, copies) in DECK.items()}
+    deck = deck_create_from_draft(owner=user, draft=DeckDraft(ruler="apprentice", main=main), name="Quick")
+
+    expect.set_options(timeout=TIMEOUT_MS)
+    context = chromium.new_context(viewport=LAPTOP, base_url=live_server.url)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill("quick")
+    page.get_by_label("Password").fill("a long quick passphrase")
+    page.get_by_role("main").get_by_role("button", name="Log in").click()
+    page.goto(f"/decks/{deck.public_id}/edit/")
+    version = page.get_by_test_id("deck-version")
+    expect(version).to_have_text("1")
+
+    line = page.locator('#deck-list [data-row][data-number="2025PS01-025"]')
+    line.focus()
+    page.keyboard.press("-")
+    page.keyboard.press("-")
+    expect(line).to_have_count(0)  # both copies removed: two saves, versions 2 and 3
+    expect(version).to_have_text("3")
+    # The card left the list: the focus is on its neighbour, so the keys go on working.
+    expect(page.locator("#deck-list [data-row]:focus")).to_have_count(1)
+    page.get_by_label("Geas", exact=True).select_option(label="Oath of the Lone Banner")
+    expect(page.locator("#validation-panel .judged-by")).to_contain_text("with Oath of the Lone Banner")
+    expect(version).to_have_text("4")
+    expect(page.get_by_test_id("conflict")).to_have_count(0)
+    context.close()
+    deck.refresh_from_db()
+    assert deck.version == 4
+    assert deck.geas is not None
+    assert "2025PS01-025" not in Deck.objects.get(pk=deck.pk).cards.values_list("printing__collector_number", flat=True)
+    assert not errors, f"JavaScript errors on the page: {errors}"

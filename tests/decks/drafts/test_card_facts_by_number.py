@@ -5,8 +5,9 @@ import pytest
 from cards.models import Printing
 from cards.selectors import card_facts, card_queryset
 from decks.drafts import card_facts_by_number
+from decks.editor.browser import deck_card_hints
+from decks.editor.state import deck_editor_state
 from decks.models import DeckDraft
-from decks.selectors import deck_card_hints, deck_editor_state
 
 pytestmark = pytest.mark.django_db
 

@@ -8,9 +8,9 @@ from fractions import Fraction
 import pytest
 from django.urls import reverse
 
+from decks.editor.session import SESSION_DRAFT
 from decks.models import DeckDraft, Visibility
 from decks.services import deck_create_from_draft
-from decks.views import SESSION_DRAFT
 from tests.cards.factories import CardFactory, PrintingFactory
 from tests.decks.factories import legal_apprentice_main
 
@@ -38,7 +38,7 @@ def test_it_loads_lazily_in_the_editor(client, deck_catalog):
     html = client.get("/decks/new/").content.decode()
     panel = html[html.index('id="draw-odds"') :]
     assert f'hx-get="{ODDS}"' in panel[:400]
-    assert "gs:deck-changed from:body" in panel[:400]
+    assert "deckChanged from:body" in panel[:400]  # the event the editor's changes send (HX-Trigger)
     assert f'<a href="{ODDS}">' in panel  # and a real link without JavaScript
 
 

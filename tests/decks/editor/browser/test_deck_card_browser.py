@@ -2,8 +2,9 @@ from __future__ import annotations
 
 import pytest
 
+from decks.editor.browser import deck_card_browser
+from decks.editor.state import deck_editor_state
 from decks.models import DeckDraft
-from decks.selectors import deck_card_browser, deck_editor_state
 
 pytestmark = pytest.mark.django_db
 

@@ -1,14 +1,19 @@
-"""The editor's deck lines as decks/fragments.py renders them: a flagged line says what is wrong in words."""
+"""A deck line as the editor's `line` partial renders it: a flagged line says what is wrong in words."""
 
 from __future__ import annotations
 
 import re
 
-from decks.fragments import RULE_LABELS, deck_line, rule_label
+from django.template.loader import render_to_string
+
+from decks.editor.state import LINE_LABELS, DeckLine, line_label
 from decks.rules.types import UNIT, CardFacts
-from decks.selectors import DeckLine
 
 SQUIRE = CardFacts(name="Ember <Squire>", type=UNIT, faction="Volnar", level=1)
+
+
+def deck_line(line: DeckLine) -> str:
+    return render_to_string("decks/editor/editor.html#line", {"line": line})
 
 
 def test_it_shows_a_flagged_line_in_words_and_keeps_the_codes_as_data():
@@ -39,14 +44,26 @@ def test_a_line_flagged_by_nothing_shows_no_problem():
 def test_every_rule_of_the_engine_has_words():
     from pathlib import Path
 
-    checks = (Path(__file__).resolve().parents[2] / "decks" / "rules" / "checks.py").read_text(encoding="utf-8")
+    checks = (Path(__file__).resolve().parents[4] / "decks" / "rules" / "checks.py").read_text(encoding="utf-8")
     codes = set(re.findall(r'Violation\(\s*"([a-z_]+)"', checks))
     assert codes, "no rule codes found in decks/rules/checks.py"
-    assert codes - set(RULE_LABELS) <= {"deck_size", "level_cap"}
-    assert rule_label("some_new_rule") == "Some new rule"
+    assert codes - set(LINE_LABELS) <= {"deck_size", "level_cap"}
+    assert line_label("some_new_rule") == "Some new rule"
 
 
 def test_it_escapes_the_card_name():
     html = deck_line(DeckLine("TS-001", "main", 1, SQUIRE))
     assert "Ember &lt;Squire&gt;" in html
     assert "<Squire>" not in html
+
+
+def test_its_buttons_post_the_change_form_and_have_ids_to_keep_the_focus_on():
+    html = deck_line(DeckLine("TS-001", "main", 2, SQUIRE))
+
+    assert '<li id="main-TS-001-row" class="line"' in html
+    buttons = re.findall(r"<button ([^>]*)>", html)
+    assert len(buttons) == 3
+    for button in buttons:
+        assert 'form="change-form"' in button
+    assert 'value="remove main TS-001" id="main-TS-001-remove" data-key="-"' in html
+    assert 'value="add main TS-001" id="main-TS-001-add" data-key="+"' in html

@@ -1,4 +1,4 @@
-"""Input shapes of the editor's requests (the services decide what is allowed)."""
+"""Input shapes of the editor's requests: a change, the card browser's search, a save (the services decide what is allowed)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from urllib.parse import urlencode
 from django import forms
 
 from cards.models import CardType
+from decks.models import Section
 
-from .models import Section
 from .services import ACTIONS, DraftChange
 
 _CARD_ACTIONS = {"add", "remove", "to_considering", "to_deck"}
@@ -55,6 +55,11 @@ class DeckChangeForm(forms.Form):
             description=data["description"],
         )
 
+    @property
+    def based_on(self) -> int:
+        """The version of the saved deck the change is based on (0, never a version, when not sent)."""
+        return self.cleaned_data["base_version"] or 0
+
     def error_text(self) -> str:
         return " ".join(
             f"{'' if field == '__all__' else field + ': '}{' '.join(errors)}" for field, errors in self.errors.items()
@@ -81,7 +86,7 @@ class CardFilterForm(forms.Form):
     FILTERS = ("faction", "type", "level_min", "level_max", "attribute", "cnt", "legend", "set")
 
     def search_kwargs(self) -> dict[str, Any]:
-        """Keyword arguments for decks.selectors.deck_card_browser (and cards.selectors.card_search)."""
+        """Keyword arguments for decks.editor.browser.deck_card_browser (and cards.selectors.card_search)."""
         data = self.cleaned_data if self.is_valid() else {}
 
         def tristate(value: str | None) -> bool | None:

@@ -4,8 +4,8 @@ import datetime
 
 import pytest
 
+from decks.editor.services import DraftChange, deck_draft_change
 from decks.models import MAX_LINE_COUNT, DeckDraft
-from decks.services import DraftChange, deck_draft_change
 from gatesite.errors import ApplicationError
 
 pytestmark = pytest.mark.django_db

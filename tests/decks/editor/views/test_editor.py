@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -10,8 +11,8 @@ from django.urls import reverse
 
 from cards.models import Printing
 from decks.drafts import deck_draft_of
+from decks.editor.browser import BROWSER_PAGE_SIZE
 from decks.models import Deck, DeckDraft
-from decks.selectors import BROWSER_PAGE_SIZE
 from decks.services import deck_create_from_draft
 from tests.cards.factories import CardFactory, PrintingFactory
 from tests.decks.factories import legal_apprentice_main
@@ -83,6 +84,34 @@ def test_it_answers_htmx_with_fragments_only(client, deck_catalog):
     assert 'id="card-results"' not in html
     assert re.search(r'id="why-TS-100" data-addable="true" hx-swap-oob="true"', html)
     assert re.search(r'id="why-TS-001" data-addable="true" hx-swap-oob="true"><span class="in-deck">1 in deck', html)
+
+
+def test_a_change_tells_the_panels_that_follow_the_deck(client, deck_catalog):
+    # The draw odds listen for deckChanged (templates/decks/_odds.html); a refused change sends none.
+    assert json.loads(add(client, "TS-001")["HX-Trigger"]) == {"deckChanged": {}}
+
+    refused = client.post(CHANGE, {"op": "remove main TS-002"}, headers=HX)
+    assert refused.status_code == 422
+    assert "HX-Trigger" not in refused
+
+
+def test_every_card_button_posts_the_one_change_form_that_htmx_queues(client, deck_catalog):
+    add(client, "TS-001")
+    html = client.get(NEW, {"q": "squire"}).content.decode()
+
+    form = re.search(r'<form id="change-form"[^>]*>', html).group(0)
+    assert 'method="post"' in form
+    assert f'action="{CHANGE}"' in form
+    assert 'hx-sync="this:queue all"' in form
+    buttons = re.findall(r'<button [^>]*name="op"[^>]*>', html)
+    assert len(buttons) > 3
+    assert all('form="change-form"' in button for button in buttons)
+    # The rules pickers' own forms wait in the same queue.
+    picker = html[html.rindex("<form", 0, html.index('id="pick-ruler"')) :]
+    assert picker.startswith('<form method="post"')
+    assert 'hx-sync="#change-form:queue all"' in picker[:300]
+    # 409 and 422 answers are swapped in (the refusal or conflict message), not dropped as errors.
+    assert re.search(r'<meta name="htmx-config" content=\'[^\']*"code": "409\|422", "swap": true, "error": false', html)
 
 
 def test_a_rules_change_redraws_the_pickers_and_the_results(client, deck_catalog):
@@ -307,6 +336,11 @@ def test_it_autosaves_an_owners_change_and_bumps_the_version(client, user, saved
     assert response.status_code == 200
     html = response.content.decode()
     assert 'id="deck-version" value="2"' in html
+    # Every form's base_version (the pickers are not redrawn by a card change) moves on to version 2.
+    assert (
+        '<input type="hidden" name="base_version" value="2" class="base-version" hx-swap-oob="outerHTML:.base-version">'
+        in html
+    )
     saved.refresh_from_db()
     assert saved.version == 2
     assert deck_draft_of(deck=saved).main == {"TS-001": 3}

@@ -1,10 +1,11 @@
-"""The deck editor, "My decks" and sign-up.
+"""The deck editor: its page, its changes and its card browser.
 
 Two editors share one page template: /decks/new/ edits the session's draft (anyone, no
 account needed) and /decks/<public_id>/edit/ edits a saved deck (its owner only; every
 change saves at once, refused with 409 when based on an old version). A change is a POST:
-htmx gets `decks/editor.html#after-change` (the deck and every region that depends on it),
-a plain form post is redirected back to the page.
+htmx gets `decks/editor/editor.html#after-change` (the deck and every region that depends on
+it) and a `deckChanged` event for the panels that follow the deck (the draw odds); a plain
+form post is redirected back to the page.
 """
 
 from __future__ import annotations
@@ -20,27 +21,21 @@ from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import reswap, retarget
+from django_htmx.http import reswap, retarget, trigger_client_event
 
+from decks.drafts import deck_draft_new, deck_draft_of
+from decks.models import Deck, DeckDraft
+from decks.selectors import deck_get_for_owner
+from decks.services import StaleDeck, deck_create_from_draft, deck_delete
 from gatesite.errors import ApplicationError
 
-from .drafts import deck_draft_new, deck_draft_of
+from .browser import deck_card_browser, deck_card_hints
 from .forms import CardFilterForm, DeckChangeForm, DeckSaveForm
-from .models import Deck, DeckDraft
-from .selectors import (
-    DeckEditorState,
-    card_filter_choices,
-    deck_card_browser,
-    deck_card_hints,
-    deck_editor_state,
-    deck_get_for_owner,
-    deck_rules_options,
-)
-from .services import RULES_ACTIONS, StaleDeck, deck_create_from_draft, deck_delete, deck_draft_change, deck_update
+from .services import RULES_ACTIONS, editor_deck_change, editor_draft_change
+from .session import SESSION_DRAFT, SESSION_PENDING_SAVE, session_draft
+from .state import DeckEditorState, card_filter_choices, deck_editor_state, deck_rules_options
 
-SESSION_DRAFT = "deck_draft"
-# Set by a save that had to ask for an account first; the save completes after login.
-SESSION_PENDING_SAVE = "deck_draft_pending_save"
+TEMPLATE = "decks/editor/editor.html"
 
 
 @dataclass(frozen=True)
@@ -57,20 +52,6 @@ def _urls(deck: Deck | None) -> EditorUrls:
     return EditorUrls(
         reverse("decks:edit", args=args), reverse("decks:change", args=args), reverse("decks:cards", args=args)
     )
-
-
-# ---------------------------------------------------------------- the session's draft
-
-
-def session_draft(request: HttpRequest) -> DeckDraft:
-    """The draft this session is editing (the editor, its text import, share link and odds read it)."""
-    raw = request.session.get(SESSION_DRAFT)
-    if raw:
-        try:
-            return DeckDraft.from_session(raw)
-        except (KeyError, TypeError, ValueError):
-            pass  # a draft from an older shape of the session: start afresh
-    return deck_draft_new()
 
 
 def _session_draft_state(request: HttpRequest) -> DeckEditorState:
@@ -100,14 +81,13 @@ def deck_editor(request: HttpRequest, public_id: str) -> HttpResponse:
 def _editor_page(
     request: HttpRequest, *, state: DeckEditorState, deck: Deck | None, status: int = 200, conflict: str = ""
 ) -> HttpResponse:
-    filters = CardFilterForm(request.GET)
-    context = _context(request, state=state, deck=deck, filters=filters, rules_changed=True)
+    context = _context(state=state, deck=deck, filters=CardFilterForm(request.GET), rules_changed=True)
     context.update(filter_choices=card_filter_choices(), conflict=conflict, full_page=True)
-    return render(request, "decks/editor.html", context, status=status)
+    return render(request, TEMPLATE, context, status=status)
 
 
 def _context(
-    request: HttpRequest, *, state: DeckEditorState, deck: Deck | None, filters: CardFilterForm, rules_changed: bool
+    *, state: DeckEditorState, deck: Deck | None, filters: CardFilterForm, rules_changed: bool
 ) -> dict[str, Any]:
     """What every region of the editor needs; the rules pickers only when they are (re)drawn."""
     from cards.search import SEARCH_HELP
@@ -150,11 +130,10 @@ def draft_change(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _refused(request, None, form.error_text())
     try:
-        draft = deck_draft_change(draft=session_draft(request), change=form.change())
-        state = deck_editor_state(draft=draft, also=_shown(request, form.cleaned_data["action"]))
+        state = editor_draft_change(draft=session_draft(request), change=form.change(), shown=_shown(request, form))
     except ApplicationError as exc:
         return _refused(request, None, exc.message)
-    request.session[SESSION_DRAFT] = draft.to_session()
+    request.session[SESSION_DRAFT] = state.draft.to_session()
     return _changed(request, state=state, deck=None, action=form.cleaned_data["action"])
 
 
@@ -165,20 +144,19 @@ def deck_change(request: HttpRequest, public_id: str) -> HttpResponse:
     if not form.is_valid():
         return _refused(request, deck, form.error_text())
     try:
-        draft = deck_draft_change(draft=deck_draft_of(deck=deck), change=form.change())
-        state = deck_editor_state(draft=draft, also=_shown(request, form.cleaned_data["action"]))
-        base_version = form.cleaned_data["base_version"] or 0
-        deck = deck_update(deck=deck, draft=draft, base_version=base_version, judgement=state.judgement)
+        saved = editor_deck_change(
+            deck=deck, change=form.change(), base_version=form.based_on, shown=_shown(request, form)
+        )
     except StaleDeck as exc:
         return _conflict(request, public_id, exc)
     except ApplicationError as exc:
         return _refused(request, deck, exc.message)
-    return _changed(request, state=state, deck=deck, action=form.cleaned_data["action"])
+    return _changed(request, state=saved.state, deck=saved.deck, action=form.cleaned_data["action"])
 
 
-def _shown(request: HttpRequest, action: str) -> list[str]:
+def _shown(request: HttpRequest, form: DeckChangeForm) -> list[str]:
     """The printings the card browser shows, whose hints _changed redraws (fetched with the deck's cards)."""
-    if not request.htmx or action in RULES_ACTIONS:
+    if not request.htmx or form.cleaned_data["action"] in RULES_ACTIONS:
         return []
     return request.POST.get("shown", "").split()
 
@@ -190,7 +168,7 @@ def _changed(request: HttpRequest, *, state: DeckEditorState, deck: Deck | None,
     filters = CardFilterForm(request.POST)
     if action in RULES_ACTIONS:
         # New rules can change which printing a result adds: search again and redraw the results.
-        context = _context(request, state=state, deck=deck, filters=filters, rules_changed=True)
+        context = _context(state=state, deck=deck, filters=filters, rules_changed=True)
     else:
         # The same results: only their hints change, so no new search and no full redraw.
         context = {
@@ -198,10 +176,11 @@ def _changed(request: HttpRequest, *, state: DeckEditorState, deck: Deck | None,
             "deck": deck,
             "urls": _urls(deck),
             "browse": filters.querystring(offset=filters.search_kwargs()["offset"]),
-            "hints": deck_card_hints(state=state, numbers=_shown(request, action)),
+            "hints": deck_card_hints(state=state, numbers=request.POST.get("shown", "").split()),
             "rules_changed": False,
         }
-    return render(request, "decks/editor.html#after-change", context)
+    # The draw odds (decks/_odds.html) listen for this and ask again.
+    return trigger_client_event(render(request, f"{TEMPLATE}#after-change", context), "deckChanged")
 
 
 def _back_url(request: HttpRequest, deck: Deck | None) -> str:
@@ -215,7 +194,7 @@ def _refused(request: HttpRequest, deck: Deck | None, message: str) -> HttpRespo
     if not request.htmx:
         messages.error(request, message)
         return redirect(_back_url(request, deck))
-    response = render(request, "decks/editor.html#editor-messages", {"refusal": message}, status=422)
+    response = render(request, f"{TEMPLATE}#editor-messages", {"refusal": message}, status=422)
     return reswap(retarget(response, "#editor-messages"), "outerHTML")
 
 
@@ -226,7 +205,7 @@ def _conflict(request: HttpRequest, public_id: str, exc: StaleDeck) -> HttpRespo
         state = deck_editor_state(draft=deck_draft_of(deck=deck))
         return _editor_page(request, state=state, deck=deck, status=409, conflict=exc.message)
     context = {"conflict": exc.message, "urls": _urls(deck)}
-    response = render(request, "decks/editor.html#editor-messages", context, status=409)
+    response = render(request, f"{TEMPLATE}#editor-messages", context, status=409)
     return reswap(retarget(response, "#editor-messages"), "outerHTML")
 
 
@@ -250,7 +229,7 @@ def deck_cards(request: HttpRequest, public_id: str) -> HttpResponse:
 
 def _card_results(request: HttpRequest, *, state: DeckEditorState, deck: Deck | None) -> HttpResponse:
     context = _browser_context(state=state, deck=deck, filters=CardFilterForm(request.GET))
-    return render(request, "decks/editor.html#card-results", context)
+    return render(request, f"{TEMPLATE}#card-results", context)
 
 
 def _with_query(url: str, request: HttpRequest) -> str:
@@ -258,7 +237,7 @@ def _with_query(url: str, request: HttpRequest) -> str:
     return f"{url}?{query}" if query else url
 
 
-# ---------------------------------------------------------------- saving, deleting, listing
+# ---------------------------------------------------------------- saving, starting over, deleting
 
 
 @require_http_methods(["GET", "POST"])
@@ -270,10 +249,7 @@ def draft_save(request: HttpRequest) -> HttpResponse:
     """
     draft = session_draft(request)
     if request.method == "POST":
-        form = DeckSaveForm(request.POST)
-        if form.is_valid() and form.cleaned_data["name"]:
-            draft = replace(draft, name=form.cleaned_data["name"].strip())
-            request.session[SESSION_DRAFT] = draft.to_session()
+        draft = _named(request, draft)
         if not request.user.is_authenticated:
             request.session[SESSION_PENDING_SAVE] = True
             messages.info(request, "Log in or sign up to save your deck. Your draft is kept meanwhile.")
@@ -291,6 +267,15 @@ def draft_save(request: HttpRequest) -> HttpResponse:
     return redirect("decks:edit", deck.public_id)
 
 
+def _named(request: HttpRequest, draft: DeckDraft) -> DeckDraft:
+    """The draft with the name typed next to the save button (kept in the session for after login)."""
+    form = DeckSaveForm(request.POST)
+    if form.is_valid() and form.cleaned_data["name"]:
+        draft = replace(draft, name=form.cleaned_data["name"].strip())
+        request.session[SESSION_DRAFT] = draft.to_session()
+    return draft
+
+
 @require_POST
 def draft_reset(request: HttpRequest) -> HttpResponse:
     request.session.pop(SESSION_DRAFT, None)
@@ -304,6 +289,3 @@ def deck_remove(request: HttpRequest, public_id: str) -> HttpResponse:
     deck_delete(deck=deck)
     messages.success(request, f"Deleted “{deck.name}”.")
     return redirect("decks:list")
-
-
-# ---------------------------------------------------------------- accounts

@@ -1,0 +1,207 @@
+"""The editor's card browser: a page of search results, and whether one more copy of each can be added."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from cards.models import Card
+from cards.selectors import card_facts
+from decks.drafts import MAX_ALSO, card_facts_by_number
+from decks.rules.hints import addition_blockers, natural_section
+from decks.rules.ruleset import RulesInForce
+from decks.rules.types import CardFacts
+
+from .state import DeckEditorState, dom_safe
+
+
+@dataclass(frozen=True)
+class CardHint:
+    """Whether one more copy of a printing can be added to the deck, and if not why."""
+
+    number: str
+    in_deck: int
+    blockers: list[str]
+    # The deck already holds more copies of the card than its rules allow (a max_copies violation).
+    over_limit: bool
+
+    @property
+    def addable(self) -> bool:
+        return not self.blockers
+
+    @property
+    def ref(self) -> str:
+        """The collector number as it appears in element ids ("why-<ref>")."""
+        return dom_safe(self.number)
+
+    @property
+    def memo_key(self) -> tuple[Any, ...]:
+        """Everything the hint shows, hashable (templatetags/editor_partials.py keeps it rendered by this)."""
+        return (self.number, self.in_deck, tuple(self.blockers), self.over_limit)
+
+
+@dataclass(frozen=True)
+class BrowserRow(CardHint):
+    """A search result with what adding one more copy to the deck would mean."""
+
+    card: Card
+    facts: CardFacts
+    # `number` is the printing the add button adds; these are the card's other printings.
+    other_numbers: tuple[str, ...]
+    section: str
+
+    @property
+    def memo_key(self) -> tuple[Any, ...]:
+        """Everything the result shows (its card's texts too, which an import may change), hashable."""
+        card = self.card
+        return (
+            *super().memo_key,
+            self.facts,
+            self.other_numbers,
+            self.section,
+            card.pk,
+            card.name_ja,
+            card.text,
+            self.meta,
+        )
+
+    @property
+    def meta(self) -> str:
+        """Type · level · faction · attributes · CNT · Legend · ATK/HP/STK, in one string."""
+        f, card = self.facts, self.card
+        parts = [
+            card.get_type_display(),
+            f"Lv {f.level}" if f.level is not None else "",
+            f.faction or "",
+            *sorted(f.attributes),
+            "CNT" if f.cnt else "",
+            "Legend" if f.legend else "",
+            f"{card.atk}/{card.hp}/{card.stk}" if card.atk is not None else "",
+        ]
+        return " · ".join(p for p in parts if p)
+
+
+@dataclass(frozen=True)
+class CardBrowserPage:
+    rows: list[BrowserRow]
+    # The number of matches; a lower bound when total_capped (cards.selectors.CARD_SEARCH_COUNT_CAP).
+    total: int
+    offset: int
+    limit: int
+    error: str | None = None
+    total_capped: bool = False
+
+    @property
+    def total_label(self) -> str:
+        """The number of matches as shown: "17" or, past the count's cap, "1000+"."""
+        return f"{self.total}+" if self.total_capped else str(self.total)
+
+    @property
+    def shown(self) -> str:
+        """The printings on this page, for the hints a change redraws (deck_card_hints)."""
+        return " ".join(row.number for row in self.rows)
+
+    @property
+    def first(self) -> int:
+        return self.offset + 1 if self.rows else 0
+
+    @property
+    def last(self) -> int:
+        return self.offset + len(self.rows)
+
+    @property
+    def next_offset(self) -> int | None:
+        more = self.offset + self.limit < self.total or (self.total_capped and len(self.rows) == self.limit)
+        return self.offset + self.limit if more else None
+
+    @property
+    def previous_offset(self) -> int | None:
+        return max(0, self.offset - self.limit) if self.offset > 0 else None
+
+
+# Results per page of the card browser. Each result is judged against the deck (its add-ability
+# hint) on every search and again on every change: 30 rather than 60 took about a quarter off a
+# change's server time (docs/benchmarks.md), and a phone shows fewer than 30 anyway.
+BROWSER_PAGE_SIZE = 30
+
+
+def deck_card_browser(
+    *,
+    state: DeckEditorState,
+    query: str = "",
+    offset: int = 0,
+    limit: int = BROWSER_PAGE_SIZE,
+    **filters: Any,
+) -> CardBrowserPage:
+    """One page of card search results, each with its add-ability hints against the deck.
+
+    `filters` are card_search's (faction, type, level_min, level_max, attribute, cnt, legend,
+    set_code). The hints judge the deck once and each result once more (~30 µs each).
+    """
+    from cards.selectors import card_search
+
+    result = card_search(query=query, limit=limit, offset=offset, **filters)
+    in_main = {e.card.name: e.printing for e in state.judgement.deck.main}
+    over = _over_limit(state)
+    rows = []
+    for card in result.cards:
+        facts = card_facts(card)
+        number = in_main.get(facts.name) or _preferred_printing(facts, state.rules)
+        if number is None:
+            continue  # a card with no printing cannot be added (the importer never makes one)
+        rows.append(
+            BrowserRow(
+                number=number,
+                in_deck=state.copies.get(facts.name, 0),
+                blockers=_blockers(state, facts, number),
+                over_limit=facts.name in over,
+                card=card,
+                facts=facts,
+                other_numbers=tuple(n for n in facts.collector_numbers if n != number),
+                section=natural_section(facts),
+            )
+        )
+    return CardBrowserPage(rows, result.total, offset, limit, result.error, result.total_capped)
+
+
+def _over_limit(state: DeckEditorState) -> set[str]:
+    """The card names the deck holds too many copies of, from the deck's own report."""
+    return {name for v in state.report.violations if v.rule == "max_copies" for name in v.cards}
+
+
+def _blockers(state: DeckEditorState, facts: CardFacts, number: str) -> list[str]:
+    return addition_blockers(state.judgement.deck, state.rules, facts, number, report=state.report)
+
+
+def deck_card_hints(*, state: DeckEditorState, numbers: Sequence[str]) -> list[CardHint]:
+    """Fresh add-ability hints for printings the browser shows (after a change to the deck).
+
+    Cheaper than searching again: the printings' facts in one flat query (none when the state
+    was made with them, deck_editor_state(also=...)), then one judgement per card. Unknown
+    numbers are skipped; at most MAX_ALSO are judged.
+    """
+    numbers = list(dict.fromkeys(numbers))[:MAX_ALSO]
+    known = state.judgement.facts
+    facts = {**card_facts_by_number(n for n in numbers if n not in known), **known}
+    over = _over_limit(state)
+    return [
+        CardHint(
+            number,
+            state.copies.get(facts[number].name, 0),
+            _blockers(state, facts[number], number),
+            over_limit=facts[number].name in over,
+        )
+        for number in numbers
+        if number in facts
+    ]
+
+
+def _preferred_printing(facts: CardFacts, rules: RulesInForce) -> str | None:
+    """The printing to add: one in the ruler's collector-number pool if there is one, else the first."""
+    pool = rules.deck.card_pool
+    if pool is not None and pool.collector_number_prefixes:
+        for number in facts.collector_numbers:
+            if number.startswith(pool.collector_number_prefixes):
+                return number
+    return facts.collector_numbers[0] if facts.collector_numbers else None

@@ -1,0 +1,312 @@
+"""What the editor shows of a draft: its judged lines, meters, charts, rules pickers and filters.
+
+The deck page and the text import show a judged deck the same way (decks.selectors imports
+deck_editor_state from here). Reads only: the changes are in decks/editor/services.py.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from cards.models import Attribute, CardSet, Faction, Geas, GeasRevision, Ruler
+from cards.rules_selectors import RulesChoice
+from decks.drafts import DraftJudgement, deck_draft_judge
+from decks.models import DeckDraft
+from decks.rules.hints import AttributeProposal, natural_section, propose_attribute
+from decks.rules.meters import Meter, deck_meters
+from decks.rules.ruleset import RulesInForce
+from decks.rules.types import ENERGY, EVENT, FIELD, UNIT, CardFacts, Report
+from decks.rules.types import Deck as RulesDeck
+
+
+def dom_safe(text: str) -> str:
+    """Text usable inside an HTML id (collector numbers are letters, digits and dashes already)."""
+    return re.sub(r"[^A-Za-z0-9_-]", "_", text)
+
+
+# Violations that name (nearly) every card of the deck: not worth highlighting each card for.
+_UNHIGHLIGHTED = frozenset({"deck_size", "level_cap"})
+_TYPE_GROUPS = ((UNIT, "Units"), (EVENT, "Events"), (FIELD, "Fields"), (ENERGY, "Energy (not allowed in the deck)"))
+
+
+# What a flagged deck line says of each rule that names its card (the validation panel has the
+# full message); the code stays in data-rule for scripts and tests. The engine's rule registry
+# (decks/rules/) is to own these words: then line_label becomes a lookup there.
+LINE_LABELS = {
+    "card_type": "Wrong section for its type",
+    "max_factions": "Over the faction limit",
+    "unit_attribute": "Lacks the chosen unit attribute",
+    "max_copies": "Too many copies",
+    "legend_cap": "Over the legendary card cap",
+    "legend_copies": "Too many copies of a legendary card",
+    "cnt_cap": "Over the CNT cap",
+    "negative_level": "Negative level not allowed",
+    "card_pool": "Outside the ruler's card pool",
+    "faction_quota": "Over the per-faction quota",
+    "banned_card": "Banned for this ruler",
+    "resource_cards": "Wrong number of resource cards",
+}
+
+
+def line_label(rule: str) -> str:
+    """Plain words for a rule code; a code without words yet is shown as words."""
+    return LINE_LABELS.get(rule) or rule.replace("_", " ").capitalize()
+
+
+@dataclass(frozen=True)
+class DeckLine:
+    """One printing in one section of the deck being edited."""
+
+    number: str
+    section: str
+    count: int
+    facts: CardFacts
+    # Codes of the violations that name this card.
+    rules: tuple[str, ...] = ()
+
+    @property
+    def flagged(self) -> bool:
+        return any(rule not in _UNHIGHLIGHTED for rule in self.rules)
+
+    @property
+    def problems(self) -> list[tuple[str, str]]:
+        """(code, words) of each rule the line is flagged by; deck-wide rules are left to the panel."""
+        return [(rule, line_label(rule)) for rule in self.rules if rule not in _UNHIGHLIGHTED]
+
+    @property
+    def target_section(self) -> str:
+        """Where the card goes out of the considering board."""
+        return natural_section(self.facts)
+
+    @property
+    def key(self) -> str:
+        """Section and collector number, as the change buttons name a line ("main 2025PS01-001")."""
+        return f"{self.section} {self.number}"
+
+    @property
+    def dom_id(self) -> str:
+        return f"{self.section}-{dom_safe(self.number)}"
+
+    @property
+    def meta(self) -> str:
+        """Level · faction · CNT · Legend · collector number, in one string (one template lookup)."""
+        f = self.facts
+        parts = [
+            f"Lv {f.level}" if f.level is not None else "",
+            f.faction or "",
+            "CNT" if f.cnt else "",
+            "Legend" if f.legend else "",
+            self.number,
+        ]
+        return " · ".join(p for p in parts if p)
+
+
+@dataclass(frozen=True)
+class LineGroup:
+    key: str
+    label: str
+    lines: list[DeckLine]
+
+    @property
+    def count(self) -> int:
+        return sum(line.count for line in self.lines)
+
+
+@dataclass(frozen=True)
+class Bar:
+    label: str
+    count: int
+    percent: int
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class DeckEditorState:
+    """Everything the editor shows of a draft: one place turns a draft into the page."""
+
+    judgement: DraftJudgement
+    meters: list[Meter]
+    groups: list[LineGroup]
+    resources: list[DeckLine]
+    considering: list[DeckLine]
+    show_resources: bool
+    curve: list[Bar]
+    factions: list[Bar]
+    proposal: AttributeProposal | None
+    # Copies of each card name in the deck and resources (what the card browser says is "in deck").
+    copies: dict[str, int]
+
+    @property
+    def draft(self) -> DeckDraft:
+        return self.judgement.draft
+
+    @property
+    def choice(self) -> RulesChoice:
+        return self.judgement.choice
+
+    @property
+    def rules(self) -> RulesInForce:
+        return self.judgement.choice.rules
+
+    @property
+    def report(self) -> Report:
+        return self.judgement.report
+
+    @property
+    def profile(self) -> Any:
+        """The ruler object in force (patched by the geas): life, ATK, STK, zones, setup, …"""
+        return self.judgement.choice.rules.profile
+
+    @property
+    def main_count(self) -> int:
+        return self.report.summary.size
+
+
+def deck_editor_state(*, draft: DeckDraft, today: date | None = None, also: Iterable[str] = ()) -> DeckEditorState:
+    """Judge a draft and shape it for the editor: grouped deck, meters, charts, attribute proposal.
+
+    `also`: printings the card browser shows, whose facts deck_card_hints will need (fetched
+    with the draft's, see deck_draft_judge).
+    """
+    # Imported here: decks.selectors imports this module (the deck page and the text import judge
+    # a deck the same way), so this one must not import decks.selectors while it loads.
+    judgement = deck_draft_judge(draft=draft, today=today, also=also)
+    report, rules = judgement.report, judgement.choice.rules
+    named: dict[str, list[str]] = {}
+    for violation in report.violations:
+        for name in violation.cards:
+            named.setdefault(name, []).append(violation.rule)
+
+    def lines(section: str) -> list[DeckLine]:
+        out = []
+        for number, count in draft.section(section).items():
+            facts = judgement.facts.get(number)
+            if facts is None:
+                continue
+            rules_named = tuple(dict.fromkeys(named.get(facts.name, ()))) if section != "considering" else ()
+            out.append(DeckLine(number, section, count, facts, rules_named))
+        out.sort(key=lambda ln: (_level_key(ln.facts.level), ln.facts.name, ln.number))
+        return out
+
+    main = lines("main")
+    groups = [
+        LineGroup(card_type, label, [ln for ln in main if ln.facts.type == card_type])
+        for card_type, label in _TYPE_GROUPS
+    ]
+    resources = lines("resources")
+    copies: dict[str, int] = {}
+    for entry in (*judgement.deck.main, *judgement.deck.resources):
+        copies[entry.card.name] = copies.get(entry.card.name, 0) + entry.count
+    return DeckEditorState(
+        judgement=judgement,
+        meters=deck_meters(judgement.deck, rules),
+        groups=[g for g in groups if g.lines],
+        resources=resources,
+        considering=lines("considering"),
+        show_resources=rules.deck.resource_cards > 0 or bool(resources),
+        curve=_level_curve(judgement.deck),
+        factions=_faction_breakdown(judgement.deck),
+        proposal=propose_attribute(judgement.deck, rules),
+        copies=copies,
+    )
+
+
+def _level_key(level: int | None) -> int:
+    return 10**6 if level is None else level
+
+
+def _level_curve(deck: RulesDeck) -> list[Bar]:
+    """Copies per level in the main deck, from the lowest level (0 at most) to the highest."""
+    per_level: dict[int, int] = {}
+    for entry in deck.main:
+        if entry.card.level is not None:
+            per_level[entry.card.level] = per_level.get(entry.card.level, 0) + entry.count
+    if not per_level:
+        return []
+    peak = max(per_level.values())
+    return [
+        Bar(str(level), per_level.get(level, 0), round(100 * per_level.get(level, 0) / peak))
+        for level in range(min(0, *per_level), max(per_level) + 1)
+    ]
+
+
+def _faction_breakdown(deck: RulesDeck) -> list[Bar]:
+    """Copies per faction in the main deck, largest first, with the units/non-units split."""
+    units: dict[str, int] = {}
+    others: dict[str, int] = {}
+    for entry in deck.main:
+        faction = entry.card.faction or "No faction"
+        bucket = units if entry.card.type == UNIT else others
+        bucket[faction] = bucket.get(faction, 0) + entry.count
+    size = sum(e.count for e in deck.main) or 1
+    totals = {f: units.get(f, 0) + others.get(f, 0) for f in {*units, *others}}
+    return [
+        Bar(faction, total, round(100 * total / size), f"{units.get(faction, 0)} units, {others.get(faction, 0)} other")
+        for faction, total in sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))
+    ]
+
+
+@dataclass(frozen=True)
+class GeasOption:
+    slug: str
+    name: str
+    in_force: bool
+    effective_from: date | None
+    changes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RulesOptions:
+    """What the rules pickers offer: every ruler, the geases targeting the chosen one, attributes."""
+
+    rulers: list[Ruler]
+    geases: list[GeasOption]
+    attributes: list[str]
+
+
+def deck_rules_options(*, choice: RulesChoice) -> RulesOptions:
+    """Two queries, three for rulers that choose a unit attribute."""
+    rulers = list(Ruler.objects.only("slug", "name", "code", "position"))
+    revisions: dict[int, list[GeasRevision]] = {}
+    geases: dict[int, Geas] = {}
+    for revision in (
+        GeasRevision.objects.filter(geas__ruler=choice.ruler)
+        .select_related("geas")
+        .order_by("geas__name", "effective_from")
+    ):
+        geases[revision.geas_id] = revision.geas
+        revisions.setdefault(revision.geas_id, []).append(revision)
+    options = []
+    for geas_id, geas in geases.items():
+        in_force = [r for r in revisions[geas_id] if r.effective_from <= choice.on]
+        shown = in_force[-1] if in_force else revisions[geas_id][0]
+        changes = tuple(
+            str(entry.get("text", ""))
+            for section in ("modifications", "additions")
+            for entry in shown.data.get(section, [])
+        )
+        options.append(GeasOption(geas.slug, geas.name, bool(in_force), shown.effective_from, changes))
+    attributes: list[str] = []
+    if choice.rules.deck.unit_attribute_choice:
+        attributes = list(Attribute.objects.values_list("name", flat=True))
+    return RulesOptions(rulers, options, attributes)
+
+
+@dataclass(frozen=True)
+class FilterChoices:
+    factions: list[tuple[str, str]]
+    attributes: list[str]
+    sets: list[tuple[str, str]]
+
+
+def card_filter_choices() -> FilterChoices:
+    """The card browser's filter options (three small queries)."""
+    return FilterChoices(
+        factions=list(Faction.objects.values_list("slug", "name")),
+        attributes=list(Attribute.objects.values_list("name", flat=True)),
+        sets=list(CardSet.objects.values_list("code", "name")),
+    )

@@ -1,0 +1,19 @@
+"""The editor's URLs, included by decks/urls.py under its `decks:` names (/decks/new/…, /decks/<public_id>/edit/…)."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("new/", views.draft_editor, name="new"),
+    path("new/change/", views.draft_change, name="new-change"),
+    path("new/cards/", views.draft_cards, name="new-cards"),
+    path("new/save/", views.draft_save, name="new-save"),
+    path("new/reset/", views.draft_reset, name="new-reset"),
+    path("<str:public_id>/edit/", views.deck_editor, name="edit"),
+    path("<str:public_id>/change/", views.deck_change, name="change"),
+    path("<str:public_id>/cards/", views.deck_cards, name="cards"),
+    path("<str:public_id>/delete/", views.deck_remove, name="delete"),
+]
