@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 
 from django.utils.safestring import SafeString, mark_safe
 
+from decks.rules.registry import RULES
+
 if TYPE_CHECKING:
     from .selectors import BrowserRow, CardHint, DeckLine
 
@@ -79,21 +81,8 @@ def browser_rows(rows: Iterable[BrowserRow]) -> SafeString:
 
 
 # What a flagged deck line says of each rule that names its card (the validation panel has the
-# full message); the code stays in data-rule for scripts and tests.
-RULE_LABELS = {
-    "card_type": "Wrong section for its type",
-    "max_factions": "Over the faction limit",
-    "unit_attribute": "Lacks the chosen unit attribute",
-    "max_copies": "Too many copies",
-    "legend_cap": "Over the legendary card cap",
-    "legend_copies": "Too many copies of a legendary card",
-    "cnt_cap": "Over the CNT cap",
-    "negative_level": "Negative level not allowed",
-    "card_pool": "Outside the ruler's card pool",
-    "faction_quota": "Over the per-faction quota",
-    "banned_card": "Banned for this ruler",
-    "resource_cards": "Wrong number of resource cards",
-}
+# full message): each rule's line_label in the engine's registry; the code stays in data-rule.
+RULE_LABELS = {rule.code: rule.line_label for rule in RULES if rule.line_label}
 # Rules that name (nearly) every card: said once in the validation panel, not on every line.
 _DECK_WIDE = frozenset({"deck_size", "level_cap"})
 

@@ -26,8 +26,7 @@ from cards.models import GeasRevision, RulerRevision
 from cards.selectors import rules_choice_get
 from decks.rules.engine import validate_deck
 from decks.rules.ruleset import RulesInForce
-from decks.rules.types import CardFacts, DeckEntry
-from decks.rules.types import Deck as RulesDeck
+from decks.rules.types import CardFacts, DeckEntry, DeckSnapshot
 from gatesite.errors import ApplicationError
 
 from .models import Deck, DeckCard, Section
@@ -175,7 +174,7 @@ class _Judge:
             facts = self.facts.get(number)
             if facts is not None:
                 sections[section].append(DeckEntry(facts, count, number))
-        rules_deck = RulesDeck(
+        rules_deck = DeckSnapshot(
             main=tuple(sections[Section.MAIN]),
             resources=tuple(sections[Section.RESOURCES]),
             attribute=deck["attribute"] or None,

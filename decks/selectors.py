@@ -31,8 +31,7 @@ from decks.rules.engine import validate_deck
 from decks.rules.hints import AttributeProposal, addition_blockers, natural_section, propose_attribute
 from decks.rules.meters import Meter, deck_meters
 from decks.rules.ruleset import RulesInForce
-from decks.rules.types import ENERGY, EVENT, FIELD, UNIT, CardFacts, DeckEntry, Report
-from decks.rules.types import Deck as RulesDeck
+from decks.rules.types import ENERGY, EVENT, FIELD, UNIT, CardFacts, DeckEntry, DeckSnapshot, Report
 from gatesite.errors import ApplicationError
 
 from .history import CARD_SECTIONS, Changelog, Comparison, deck_changelog, deck_compare
@@ -51,7 +50,7 @@ class DeckListLine:
 @dataclass(frozen=True)
 class DeckJudgement:
     choice: RulesChoice
-    deck: RulesDeck
+    deck: DeckSnapshot
     report: Report
 
 
@@ -95,7 +94,7 @@ def deck_judge(
     if attribute and not attribute_exists(attribute):
         raise ApplicationError(f"Unknown attribute '{attribute}'.", field="attribute")
     main_entries, resource_entries = deck_entries_resolve(main=main, resources=resources)
-    deck = RulesDeck(main=main_entries, resources=resource_entries, attribute=attribute or None)
+    deck = DeckSnapshot(main=main_entries, resources=resource_entries, attribute=attribute or None)
     return DeckJudgement(choice, deck, validate_deck(deck, choice.rules))
 
 
@@ -178,7 +177,7 @@ class DraftJudgement:
 
     draft: DeckDraft
     choice: RulesChoice
-    deck: RulesDeck
+    deck: DeckSnapshot
     report: Report
     # The engine's facts for every printing the draft names that the catalog has (and for the
     # printings deck_draft_judge was asked to look up `also`).
@@ -205,7 +204,7 @@ def deck_draft_judge(*, draft: DeckDraft, today: date | None = None, also: Itera
             if number in facts
         )
 
-    deck = RulesDeck(main=entries("main"), resources=entries("resources"), attribute=draft.attribute or None)
+    deck = DeckSnapshot(main=entries("main"), resources=entries("resources"), attribute=draft.attribute or None)
     missing = tuple(sorted(numbers - set(facts)))
     return DraftJudgement(draft, choice, deck, validate_deck(deck, choice.rules), facts, missing)
 
@@ -426,7 +425,7 @@ def _level_key(level: int | None) -> int:
     return 10**6 if level is None else level
 
 
-def _level_curve(deck: RulesDeck) -> list[Bar]:
+def _level_curve(deck: DeckSnapshot) -> list[Bar]:
     """Copies per level in the main deck, from the lowest level (0 at most) to the highest."""
     per_level: dict[int, int] = {}
     for entry in deck.main:
@@ -441,7 +440,7 @@ def _level_curve(deck: RulesDeck) -> list[Bar]:
     ]
 
 
-def _faction_breakdown(deck: RulesDeck) -> list[Bar]:
+def _faction_breakdown(deck: DeckSnapshot) -> list[Bar]:
     """Copies per faction in the main deck, largest first, with the units/non-units split."""
     units: dict[str, int] = {}
     others: dict[str, int] = {}

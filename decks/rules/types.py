@@ -10,6 +10,16 @@ FIELD = "field"
 ENERGY = "energy"
 CARD_TYPES = (UNIT, EVENT, FIELD, ENERGY)
 
+# The sections of a deck: the deck itself and the resource cards prepared besides it.
+MAIN = "main"
+RESOURCES = "resources"
+
+# The parts of a deck a faction limit can apply to (a ruler's max_factions keys).
+ALL = "all"
+UNITS = "units"
+NON_UNITS = "non_units"
+FACTION_SCOPES = (ALL, UNITS, NON_UNITS)
+
 
 @dataclass(frozen=True, slots=True)
 class CardFacts:
@@ -35,10 +45,17 @@ class DeckEntry:
 
 
 @dataclass(frozen=True, slots=True)
-class Deck:
+class DeckSnapshot:
+    """A deck as the engine sees it: plain values, whatever it was read from (saved deck, draft, text, link)."""
+
     main: tuple[DeckEntry, ...] = ()
     resources: tuple[DeckEntry, ...] = ()
     attribute: str | None = None
+
+
+def in_scope(card: CardFacts, scope: str) -> bool:
+    """Whether a faction limit of this scope ("all", "units", "non_units") counts the card."""
+    return scope == ALL or (scope == UNITS) == (card.type == UNIT)
 
 
 @dataclass(frozen=True, slots=True)
