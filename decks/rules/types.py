@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    # Only for the annotation: ruleset imports this module.
+    from .ruleset import RulesInForce
 
 UNIT = "unit"
 EVENT = "event"
@@ -80,7 +85,8 @@ class Summary:
 class Report:
     violations: tuple[Violation, ...]
     summary: Summary
-    rules: object = field(repr=False, compare=False, default=None)
+    # The rules the deck was judged by.
+    rules: RulesInForce | None = field(repr=False, compare=False, default=None)
 
     @property
     def legal(self) -> bool:
