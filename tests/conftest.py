@@ -34,12 +34,70 @@ def configured_services_are_reachable() -> None:
             )
 
 
-@pytest.fixture
-def rules(db: None) -> None:
-    """Every ruler, geas and revision of data/rules.json, as `make run` loads them."""
+# The session's database blocker, kept by django_db_setup for the teardown hook, which gets no fixtures.
+_DB_BLOCKER = pytest.StashKey[Any]()
+
+
+def _rules_load() -> None:
     from cards.rules_loading import rules_load
 
     rules_load()
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: Any, pytestconfig: pytest.Config) -> None:
+    """The test database, with the rules of data/rules.json loaded (committed) once for the whole session.
+
+    A test's own edits to them roll back with its transaction; a transactional test's flush
+    empties every table, so the rules are loaded again after it (pytest_runtest_teardown below).
+    """
+    pytestconfig.stash[_DB_BLOCKER] = django_db_blocker
+    with django_db_blocker.unblock():
+        _rules_load()
+
+
+def _flushes_the_database(item: pytest.Item) -> bool:
+    """Whether pytest-django ran the test as a TransactionTestCase, which flushes every table after it."""
+    from pytest_django.fixtures import validate_django_db
+
+    marker = item.get_closest_marker("django_db")
+    transaction, reset_sequences = validate_django_db(marker)[:2] if marker else (False, False)
+    names = set(getattr(item, "fixturenames", ()))
+    return (
+        transaction or reset_sequences or bool(names & {"transactional_db", "live_server", "django_db_reset_sequences"})
+    )
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    result = yield
+    # After the last test the test database is gone (nextitem None): nothing to load them into.
+    if nextitem is not None and _flushes_the_database(item) and _DB_BLOCKER in item.config.stash:
+        # The flush took the session's rules with it: load them again for the tests that follow.
+        with item.config.stash[_DB_BLOCKER].unblock():
+            _rules_load()
+    return result
+
+
+@pytest.fixture
+def rules(db: None) -> None:
+    """Every ruler, geas and revision of data/rules.json, as `make run` loads them.
+
+    They are loaded once per session (django_db_setup above), so this only checks they are there
+    and loads them, as a last resort, if something left the database without them.
+    """
+    from cards.models import Ruler
+
+    if not Ruler.objects.exists():
+        _rules_load()
+
+
+@pytest.fixture
+def no_rules(db: None) -> None:
+    """A database without rulers, geases or revisions, as before `make run` loads them (rolled back after the test)."""
+    from cards.models import Ruler
+
+    Ruler.objects.all().delete()  # their revisions and geases go with them (on_delete=CASCADE)
 
 
 @pytest.fixture
