@@ -1,4 +1,4 @@
-"""Shared fixtures: the rules loaded, personas, and a real Celery worker when REDIS_URL is set."""
+"""Shared fixtures: the rules loaded, personas, a real Celery worker when REDIS_URL is set; Hypothesis profiles and the slow marker."""
 
 from __future__ import annotations
 
@@ -7,6 +7,37 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+# Hypothesis profiles: a quick one for everyday runs, a thorough one for CI (.ci/run exports
+# HYPOTHESIS_PROFILE=ci). Tests pin only what is special to them (a deadline, a health check),
+# so the number of examples comes from here. No deadline: the machine is shared, timings are noise.
+hypothesis_settings.register_profile("dev", max_examples=50, deadline=None)
+hypothesis_settings.register_profile("ci", max_examples=200, deadline=None, print_blob=True)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+# The tests that take seconds each (pytest --durations=30 on 2 shared cores): browsers, Schemathesis,
+# subprocesses, the largest Hypothesis searches. `make test` runs them; PYTEST_ARGS='-m "not slow"'
+# leaves them out for a quick run. Node ids or their prefixes (a folder, a file, a test and its cases).
+SLOW_TESTS = (
+    "tests/browser/",
+    "tests/gatesite/test_api_schemathesis.py",
+    "tests/gatesite/test_settings.py::test_it_uses_postgresql_redis_and_secure_cookies_when_configured",
+    "tests/gatesite/test_settings.py::test_it_defaults_to_sqlite_and_eager_tasks",
+    "tests/bench/test_deck_page.py::test_it_counts_the_queries_of_each_page_for_a_visitor_and_the_owner",
+    "tests/cards/test_import_cards_command.py::test_it_exits_non_zero_on_a_bad_file",
+    "tests/decks/rules/test_properties.py",
+    "tests/decks/text/test_deck_text.py::test_format_then_parse_gives_the_same_deck",
+    "tests/decks/text/test_deck_link.py::test_any_deck_round_trips",
+    "tests/decks/apis/test_validate_input_parse.py::test_the_fast_path_never_disagrees_with_the_serializer",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.nodeid.startswith(SLOW_TESTS):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session", autouse=True)

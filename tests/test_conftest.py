@@ -58,3 +58,26 @@ def test_a_transactional_test_has_them_too_and_commits_an_edit(rules):
 def test_the_flush_after_it_did_not_take_them_away():
     assert _counts() == _file_counts()
     assert Ruler.objects.filter(slug="knight").exists()
+
+
+def test_every_slow_test_named_exists():
+    """A slow test moved or renamed would quietly join the quick run: its entry must follow it."""
+    from pathlib import Path
+
+    from tests.conftest import SLOW_TESTS
+
+    root = Path(__file__).resolve().parents[1]
+    for entry in SLOW_TESTS:
+        path, _, test = entry.partition("::")
+        assert (root / path).exists(), entry
+        if test:
+            assert f"def {test}(" in (root / path).read_text(encoding="utf-8"), entry
+
+
+def test_the_hypothesis_profile_follows_the_environment():
+    import os
+
+    from hypothesis import settings
+
+    profile = os.environ.get("HYPOTHESIS_PROFILE", "dev")
+    assert settings().max_examples == {"dev": 50, "ci": 200}[profile]

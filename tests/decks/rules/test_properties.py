@@ -34,8 +34,8 @@ from decks.rules.types import (
 from .deckmaker import RULE_FIELDS, Case, DeckMaker, all_cases, card
 
 CASES = all_cases()
+# The number of examples comes from the Hypothesis profile (tests/conftest.py).
 PROPERTY_SETTINGS = settings(
-    max_examples=200,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
