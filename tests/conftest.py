@@ -174,6 +174,26 @@ def celery_worker_on_redis(transactional_db: None) -> Iterator[Any]:
 
 
 @pytest.fixture(autouse=True)
+def clock_on_another_day() -> Iterator[None]:
+    """GATESITE_TEST_TODAY=2027-02-28 (or a full ISO datetime) runs every test with the clock there, ticking.
+
+    No test may depend on the calendar: those that read the clock freeze it themselves. This
+    checks it: run the suite on a few other days (a month's end, a leap day, a new year).
+    """
+    when = os.environ.get("GATESITE_TEST_TODAY")
+    if not when:
+        yield
+        return
+    import datetime
+
+    import time_machine
+
+    moment = datetime.datetime.fromisoformat(when if "T" in when else f"{when}T12:00:00+00:00")
+    with time_machine.travel(moment, tick=True):
+        yield
+
+
+@pytest.fixture(autouse=True)
 def catalog_request_state_reset() -> Iterator[None]:
     """Each test starts outside any request, whatever an earlier test's unfinished request left behind."""
     from cards.catalog import catalog_request_reset
