@@ -5,7 +5,8 @@ attributes and the API), the rules field it reads and what players call that fie
 its add-ability hint, its meter and its words on a flagged deck line. The engine, the hints,
 the meters and the deck lines iterate this registry, so adding a rule is one entry here plus
 its functions (checks.py, rule_hints.py, rule_meters.py) and, if it reads a new field, that
-field in ruleset.DeckRules.
+field in ruleset.DeckRules. The codes are stable: saved verdicts, scripts and the API use them.
+RULES is Gate Ruler's; another game would declare its own tuple of the same Rule entries.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ MeterReading = Callable[[Tally, RulesInForce], list[Meter]]
 
 @dataclass(frozen=True, slots=True)
 class Rule:
+    """One deck-construction rule and everything said or shown about it."""
+
     code: str
     # The DeckRules field the rule reads, and its name for players ("<ruler>'s own copy limit is 4");
     # no field for a rule of the game itself (card types).
