@@ -28,6 +28,7 @@ test: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
 
 format: setup

@@ -57,8 +57,7 @@ from cards.services import card_files_import  # noqa: E402
 from decks.models import Deck, DeckCard, DeckVersion, Section, Visibility, new_public_id  # noqa: E402
 from decks.rules.builder import build_legal_deck  # noqa: E402
 from decks.rules.engine import validate_deck  # noqa: E402
-from decks.rules.types import CardFacts, DeckEntry  # noqa: E402
-from decks.rules.types import Deck as RulesDeck  # noqa: E402
+from decks.rules.types import CardFacts, DeckEntry, DeckSnapshot  # noqa: E402
 from gatesite.errors import ApplicationError  # noqa: E402
 
 USER_PREFIX = "bench-player-"
@@ -118,7 +117,7 @@ def catalog_ready() -> None:
 class Archetype:
     """A legal deck for a ruler (and geas): the template decks are varied from."""
 
-    def __init__(self, ruler: Ruler, geas: Geas | None, deck: RulesDeck, rules: object) -> None:
+    def __init__(self, ruler: Ruler, geas: Geas | None, deck: DeckSnapshot, rules: object) -> None:
         self.ruler, self.geas, self.deck, self.rules = ruler, geas, deck, rules
 
 
@@ -180,7 +179,7 @@ def varied(archetype: Archetype, substitutes: dict[tuple, list[CardFacts]], fact
 
 
 def judge(archetype: Archetype, main: dict[str, int], resources: dict[str, int], card_of: dict[str, CardFacts]) -> bool:
-    deck = RulesDeck(
+    deck = DeckSnapshot(
         main=tuple(DeckEntry(card_of[num], c, num) for num, c in main.items()),
         resources=tuple(DeckEntry(card_of[num], c, num) for num, c in resources.items()),
         attribute=archetype.deck.attribute,

@@ -67,7 +67,7 @@ from decks.rules.builder import build_legal_deck  # noqa: E402
 from decks.rules.engine import validate_deck  # noqa: E402
 from decks.rules.practice import card_facts  # noqa: E402
 from decks.rules.ruleset import RulesInForce, rules_in_force  # noqa: E402
-from decks.rules.types import CardFacts, Deck  # noqa: E402
+from decks.rules.types import CardFacts, DeckSnapshot  # noqa: E402
 
 RULES_PATH = DATA / "rules.json"
 APPENDIX_A = "appendix-a-2023-12-04"
@@ -117,7 +117,7 @@ def geas_object(data: dict[str, Any], name: str) -> dict[str, Any]:
     raise SystemExit(f"No geas {name!r} in {RULES_PATH}.")
 
 
-def legal_deck(cards: Sequence[CardFacts], rules: RulesInForce) -> Deck:
+def legal_deck(cards: Sequence[CardFacts], rules: RulesInForce) -> DeckSnapshot:
     deck = build_legal_deck(cards, rules)
     label = rules.ruler + (f" + {rules.geas}" if rules.geas else "")
     if deck is None:
@@ -128,7 +128,7 @@ def legal_deck(cards: Sequence[CardFacts], rules: RulesInForce) -> Deck:
     return deck
 
 
-def deck_size(deck: Deck) -> int:
+def deck_size(deck: DeckSnapshot) -> int:
     return sum(entry.count for entry in deck.main)
 
 
@@ -347,7 +347,7 @@ def write_script(path: Path, body: object, expect: str) -> Path:
     return path
 
 
-def validate_body(deck: Deck) -> dict[str, Any]:
+def validate_body(deck: DeckSnapshot) -> dict[str, Any]:
     """The request body for a deck: every card by one of its collector numbers."""
 
     def lines(entries: Iterable[Any]) -> list[dict[str, Any]]:

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple, TypeVar
 
+from decks.rules.types import CARD_TYPES
+
 from .folding import fold
 
 K = TypeVar("K")
@@ -27,8 +29,6 @@ K = TypeVar("K")
 MAX_QUERY_LENGTH = 500
 # Levels are small; a bound keeps absurd numbers out of the database (SQLite integers are 64-bit).
 MAX_LEVEL = 999
-# The card types of cards.models.CardType (tests check they agree; this module cannot import Django).
-CARD_TYPES = ("unit", "event", "field", "energy")
 
 
 class Field(StrEnum):

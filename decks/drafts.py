@@ -28,8 +28,7 @@ from cards.models import Printing, Ruler
 from cards.rules_selectors import RulesChoice, rules_choice_get
 from cards.selectors import attribute_exists, card_facts_rows, joined_values
 from decks.rules.engine import validate_deck
-from decks.rules.types import CardFacts, DeckEntry, Report
-from decks.rules.types import Deck as DeckSnapshot
+from decks.rules.types import CardFacts, DeckEntry, DeckSnapshot, Report
 from gatesite.errors import ApplicationError
 
 from .models import MAX_LINE_COUNT, MAX_LINES, SECTIONS, Deck, DeckCard, DeckDraft, Section

@@ -1,14 +1,26 @@
-"""Shared fixtures: the rules loaded, personas, and a real Celery worker when REDIS_URL is set."""
+"""Shared fixtures: the rules loaded, personas, a real Celery worker when REDIS_URL is set; Hypothesis profiles and the slow marker."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+# Hypothesis profiles: a quick one for everyday runs, a thorough one for CI (.ci/run exports
+# HYPOTHESIS_PROFILE=ci). Tests pin only what is special to them (a deadline, a health check),
+# so the number of examples comes from here. No deadline: the machine is shared, timings are noise.
+hypothesis_settings.register_profile("dev", max_examples=50, deadline=None)
+hypothesis_settings.register_profile("ci", max_examples=200, deadline=None, print_blob=True)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 
+# The tests that take seconds each (pytest --durations=30 on 2 shared cores): browsers, Schemathesis,
+# subprocesses, the largest Hypothesis searches. `make test` runs them; PYTEST_ARGS='-m "not slow"'
+# leaves them out for a quick run. Node ids or their prefixes (a folder, a file, a test and its cases).
 @pytest.fixture(scope="session", autouse=True)
 def configured_services_are_reachable() -> None:
     """When CI configures PostgreSQL or Redis, an unreachable server fails the suite; it never skips."""
@@ -23,10 +35,9 @@ def configured_services_are_reachable() -> None:
         import psycopg
 
         try:
-            psycopg.connect(
-                os.environ["DATABASE_URL"].replace("/gatesite", "/postgres"),
-                connect_timeout=3,
-            ).close()
+            # The server's own database: the test database does not exist yet, whatever its name.
+            url = urlsplit(os.environ["DATABASE_URL"])._replace(path="/postgres").geturl()
+            psycopg.connect(url, connect_timeout=3).close()
         except psycopg.Error as exc:
             pytest.fail(
                 f"DATABASE_URL is set but PostgreSQL is unreachable: {exc}",
@@ -34,12 +45,70 @@ def configured_services_are_reachable() -> None:
             )
 
 
-@pytest.fixture
-def rules(db: None) -> None:
-    """Every ruler, geas and revision of data/rules.json, as `make run` loads them."""
+# The session's database blocker, kept by django_db_setup for the teardown hook, which gets no fixtures.
+_DB_BLOCKER = pytest.StashKey[Any]()
+
+
+def _rules_load() -> None:
     from cards.rules_loading import rules_load
 
     rules_load()
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: Any, pytestconfig: pytest.Config) -> None:
+    """The test database, with the rules of data/rules.json loaded (committed) once for the whole session.
+
+    A test's own edits to them roll back with its transaction; a transactional test's flush
+    empties every table, so the rules are loaded again after it (pytest_runtest_teardown below).
+    """
+    pytestconfig.stash[_DB_BLOCKER] = django_db_blocker
+    with django_db_blocker.unblock():
+        _rules_load()
+
+
+def _flushes_the_database(item: pytest.Item) -> bool:
+    """Whether pytest-django ran the test as a TransactionTestCase, which flushes every table after it."""
+    from pytest_django.fixtures import validate_django_db
+
+    marker = item.get_closest_marker("django_db")
+    transaction, reset_sequences = validate_django_db(marker)[:2] if marker else (False, False)
+    names = set(getattr(item, "fixturenames", ()))
+    return (
+        transaction or reset_sequences or bool(names & {"transactional_db", "live_server", "django_db_reset_sequences"})
+    )
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    result = yield
+    # After the last test the test database is gone (nextitem None): nothing to load them into.
+    if nextitem is not None and _flushes_the_database(item) and _DB_BLOCKER in item.config.stash:
+        # The flush took the session's rules with it: load them again for the tests that follow.
+        with item.config.stash[_DB_BLOCKER].unblock():
+            _rules_load()
+    return result
+
+
+@pytest.fixture
+def rules(db: None) -> None:
+    """Every ruler, geas and revision of data/rules.json, as `make run` loads them.
+
+    They are loaded once per session (django_db_setup above), so this only checks they are there
+    and loads them, as a last resort, if something left the database without them.
+    """
+    from cards.models import Ruler
+
+    if not Ruler.objects.exists():
+        _rules_load()
+
+
+@pytest.fixture
+def no_rules(db: None) -> None:
+    """A database without rulers, geases or revisions, as before `make run` loads them (rolled back after the test)."""
+    from cards.models import Ruler
+
+    Ruler.objects.all().delete()  # their revisions and geases go with them (on_delete=CASCADE)
 
 
 @pytest.fixture
@@ -82,6 +151,26 @@ def celery_worker_on_redis(transactional_db: None) -> Iterator[Any]:
             yield worker
     finally:
         app.conf.task_always_eager = True
+
+
+@pytest.fixture(autouse=True)
+def clock_on_another_day() -> Iterator[None]:
+    """GATESITE_TEST_TODAY=2027-02-28 (or a full ISO datetime) runs every test with the clock there, ticking.
+
+    No test may depend on the calendar: those that read the clock freeze it themselves. This
+    checks it: run the suite on a few other days (a month's end, a leap day, a new year).
+    """
+    when = os.environ.get("GATESITE_TEST_TODAY")
+    if not when:
+        yield
+        return
+    import datetime
+
+    import time_machine
+
+    moment = datetime.datetime.fromisoformat(when if "T" in when else f"{when}T12:00:00+00:00")
+    with time_machine.travel(moment, tick=True):
+        yield
 
 
 @pytest.fixture(autouse=True)

@@ -14,6 +14,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import date
 from pathlib import PurePath
 
+from decks.rules.types import CARD_TYPES
+
 from .records import (
     RULES_FIELDS,
     CardRecord,
@@ -23,7 +25,6 @@ from .records import (
     SetRecord,
 )
 
-CARD_TYPES = ("unit", "event", "field", "energy")
 ENERGY = "energy"
 
 # Mirrors the max_length of cards.models, so an over-long value is a row error, not a

@@ -18,9 +18,9 @@ from decks.drafts import DraftJudgement, deck_draft_judge
 from decks.models import DeckDraft
 from decks.rules.hints import AttributeProposal, natural_section, propose_attribute
 from decks.rules.meters import Meter, deck_meters
+from decks.rules.registry import line_label as registry_line_label
 from decks.rules.ruleset import RulesInForce
-from decks.rules.types import ENERGY, EVENT, FIELD, UNIT, CardFacts, Report
-from decks.rules.types import Deck as RulesDeck
+from decks.rules.types import ENERGY, EVENT, FIELD, UNIT, CardFacts, DeckSnapshot, Report
 
 
 def dom_safe(text: str) -> str:
@@ -33,28 +33,11 @@ _UNHIGHLIGHTED = frozenset({"deck_size", "level_cap"})
 _TYPE_GROUPS = ((UNIT, "Units"), (EVENT, "Events"), (FIELD, "Fields"), (ENERGY, "Energy (not allowed in the deck)"))
 
 
-# What a flagged deck line says of each rule that names its card (the validation panel has the
-# full message); the code stays in data-rule for scripts and tests. The engine's rule registry
-# (decks/rules/) is to own these words: then line_label becomes a lookup there.
-LINE_LABELS = {
-    "card_type": "Wrong section for its type",
-    "max_factions": "Over the faction limit",
-    "unit_attribute": "Lacks the chosen unit attribute",
-    "max_copies": "Too many copies",
-    "legend_cap": "Over the legendary card cap",
-    "legend_copies": "Too many copies of a legendary card",
-    "cnt_cap": "Over the CNT cap",
-    "negative_level": "Negative level not allowed",
-    "card_pool": "Outside the ruler's card pool",
-    "faction_quota": "Over the per-faction quota",
-    "banned_card": "Banned for this ruler",
-    "resource_cards": "Wrong number of resource cards",
-}
-
-
 def line_label(rule: str) -> str:
-    """Plain words for a rule code; a code without words yet is shown as words."""
-    return LINE_LABELS.get(rule) or rule.replace("_", " ").capitalize()
+    """What a flagged deck line says of a rule (the rule registry's words, decks.rules.registry); the
+    validation panel has the full message, and the code stays in data-rule for scripts and tests.
+    A code without words yet is shown as words."""
+    return registry_line_label(rule) or rule.replace("_", " ").capitalize()
 
 
 @dataclass(frozen=True)
@@ -219,7 +202,7 @@ def _level_key(level: int | None) -> int:
     return 10**6 if level is None else level
 
 
-def _level_curve(deck: RulesDeck) -> list[Bar]:
+def _level_curve(deck: DeckSnapshot) -> list[Bar]:
     """Copies per level in the main deck, from the lowest level (0 at most) to the highest."""
     per_level: dict[int, int] = {}
     for entry in deck.main:
@@ -234,7 +217,7 @@ def _level_curve(deck: RulesDeck) -> list[Bar]:
     ]
 
 
-def _faction_breakdown(deck: RulesDeck) -> list[Bar]:
+def _faction_breakdown(deck: DeckSnapshot) -> list[Bar]:
     """Copies per faction in the main deck, largest first, with the units/non-units split."""
     units: dict[str, int] = {}
     others: dict[str, int] = {}

@@ -1,6 +1,6 @@
 """Sample decks: find a deck that validate_deck judges legal for the rules in force.
 
-Pure Python, no Django: give it the cards (CardFacts) and the rules, get back a Deck or None.
+Pure Python, no Django: give it the cards (CardFacts) and the rules, get back a DeckSnapshot or None.
 Used to seed demo decks and in tests.
 
 How it works, for each allowed choice of factions in turn:
@@ -24,9 +24,10 @@ import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from .checks import copy_limit
 from .engine import validate_deck
 from .ruleset import RulesInForce
-from .types import ENERGY, UNIT, CardFacts, Deck, DeckEntry
+from .types import ENERGY, EVENT, FIELD, UNIT, CardFacts, DeckEntry, DeckSnapshot, in_scope
 
 # The average card level aimed at when the ruler has no level cap.
 UNCAPPED_TARGET_LEVEL = 2.0
@@ -40,7 +41,7 @@ def build_legal_deck(
     rules: RulesInForce,
     *,
     attribute: str | None = None,
-) -> Deck | None:
+) -> DeckSnapshot | None:
     """A deck of these cards that the rules in force judge legal, or None if none is found.
 
     For rulers whose units must share a chosen attribute, pass ``attribute``, or leave it
@@ -82,7 +83,7 @@ def _attribute_candidates(cards: Sequence[CardFacts], rules: RulesInForce) -> li
     return sorted(counts, key=lambda a: (-counts[a], a))
 
 
-def _build(cards: Sequence[CardFacts], rules: RulesInForce, attribute: str | None) -> Deck | None:
+def _build(cards: Sequence[CardFacts], rules: RulesInForce, attribute: str | None) -> DeckSnapshot | None:
     resources = _resources(cards, rules)
     if resources is None:
         return None
@@ -92,7 +93,7 @@ def _build(cards: Sequence[CardFacts], rules: RulesInForce, attribute: str | Non
         counts = _fill(pool, rules)
         if counts is None:
             continue
-        deck = Deck(main=_entries(counts, pool, rules), resources=resources, attribute=attribute)
+        deck = DeckSnapshot(main=_entries(counts, pool, rules), resources=resources, attribute=attribute)
         if validate_deck(deck, rules).legal:
             return deck
     return None
@@ -122,13 +123,9 @@ def _pool_printing(card: CardFacts, rules: RulesInForce) -> str | None:
 def max_copies(card: CardFacts, rules: RulesInForce) -> int:
     """How many copies of a name the rules allow: the first copy-limit exception whose
     text the card contains, else the ruler's limit; lower for a legendary card."""
-    deck = rules.deck
-    limit = next(
-        (e.max_copies for e in deck.max_copies_exceptions if e.text_contains in card.text),
-        deck.max_copies,
-    )
-    if card.legend and deck.legend_max_copies is not None:
-        limit = min(limit, deck.legend_max_copies)
+    limit = copy_limit(card, rules)
+    if card.legend and rules.deck.legend_max_copies is not None:
+        limit = min(limit, rules.deck.legend_max_copies)
     return limit
 
 
@@ -157,10 +154,6 @@ def _level(card: CardFacts) -> int:
     return card.level or 0
 
 
-def _in_scope(card: CardFacts, scope: str) -> bool:
-    return scope == "all" or (scope == "units") == (card.type == UNIT)
-
-
 def _faction_choices(cards: Sequence[CardFacts], rules: RulesInForce) -> list[FactionChoice]:
     """Every way to pick the most factions the limits allow, in a deterministic order.
 
@@ -171,7 +164,7 @@ def _faction_choices(cards: Sequence[CardFacts], rules: RulesInForce) -> list[Fa
     for scope, limit in sorted(rules.deck.max_factions.items()):
         if limit is None:
             continue
-        factions = sorted({c.faction for c in cards if c.faction and _in_scope(c, scope)})
+        factions = sorted({c.faction for c in cards if c.faction and in_scope(c, scope)})
         size = min(limit, len(factions))
         per_scope.append([(scope, frozenset(combo)) for combo in itertools.combinations(factions, size)])
     choices: list[FactionChoice] = [dict(combo) for combo in itertools.product(*per_scope)]
@@ -181,7 +174,7 @@ def _faction_choices(cards: Sequence[CardFacts], rules: RulesInForce) -> list[Fa
 
 def _fits_choice(card: CardFacts, choice: FactionChoice) -> bool:
     return card.faction is None or all(
-        card.faction in factions for scope, factions in choice.items() if _in_scope(card, scope)
+        card.faction in factions for scope, factions in choice.items() if in_scope(card, scope)
     )
 
 
@@ -293,7 +286,7 @@ def _fill(cards: Sequence[CardFacts], rules: RulesInForce) -> dict[str, int] | N
     return partial.counts
 
 
-_TYPE_ORDER = {UNIT: 0, "event": 1, "field": 2}
+_TYPE_ORDER = {UNIT: 0, EVENT: 1, FIELD: 2}
 
 
 def _entries(counts: Mapping[str, int], cards: Sequence[CardFacts], rules: RulesInForce) -> tuple[DeckEntry, ...]:

@@ -1,69 +1,17 @@
 """One small function per deck-construction rule: (tally, rules) -> violations.
 
+Each is declared with its rule in the registry (registry.py), which gives the order they run in.
 Every check reads its limits from the rules in force, never from a ruler's name, and says
 where the limit comes from (the ruler's own rule, or the geas that changed it).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from functools import lru_cache
 
 from .ruleset import RulesInForce
-from .types import ENERGY, UNIT, CardFacts, Deck, Violation
-
-
-@dataclass(slots=True)
-class Tally:
-    """The deck counted once, so each check is one pass over a few dozen names."""
-
-    deck: Deck
-    cards: dict[str, CardFacts]
-    counts: dict[str, int]
-    # Collector numbers the player named for each card (None: named by card name only); empty
-    # when counted for rules without a card pool (see of).
-    printings: dict[str, set[str | None]]
-    size: int
-    level: int
-    cnt: int
-    resources: int
-    faction_counts: dict[str, int]
-
-    @classmethod
-    def of(cls, deck: Deck, rules: RulesInForce | None = None) -> Tally:
-        """Count the deck; given the rules, `printings` is filled only if they have a card pool (its only reader)."""
-        cards: dict[str, CardFacts] = {}
-        counts: dict[str, int] = {}
-        printings: dict[str, set[str | None]] = {}
-        faction_counts: dict[str, int] = {}
-        size = level = cnt = 0
-        # Half the cost of counting a 50-name deck went into these sets (docs/benchmarks.md).
-        with_printings = rules is None or rules.deck.card_pool is not None
-        for entry in deck.main:
-            card, count = entry.card, entry.count
-            name = card.name
-            if name in counts:
-                counts[name] += count
-                if with_printings:
-                    printings[name].add(entry.printing)
-            else:
-                cards[name] = card
-                counts[name] = count
-                if with_printings:
-                    printings[name] = {entry.printing}
-            size += count
-            if card.level:
-                level += card.level * count
-            if card.cnt:
-                cnt += count
-            if card.faction is not None:
-                faction_counts[card.faction] = faction_counts.get(card.faction, 0) + count
-        resources = sum(entry.count for entry in deck.resources)
-        return cls(deck, cards, counts, printings, size, level, cnt, resources, faction_counts)
-
-
-Check = Callable[[Tally, RulesInForce], list[Violation]]
+from .tally import Tally
+from .types import ALL, ENERGY, NON_UNITS, UNIT, UNITS, CardFacts, Violation, in_scope
 
 
 def _plural(n: int, word: str, plural: str | None = None) -> str:
@@ -111,14 +59,10 @@ def check_card_type(t: Tally, r: RulesInForce) -> list[Violation]:
 
 
 _SCOPE_WORDS = {
-    "all": "",
-    "units": " among units",
-    "non_units": " among cards other than units",
+    ALL: "",
+    UNITS: " among units",
+    NON_UNITS: " among cards other than units",
 }
-
-
-def _in_scope(card: CardFacts, scope: str) -> bool:
-    return scope == "all" or (scope == "units") == (card.type == UNIT)
 
 
 def check_max_factions(t: Tally, r: RulesInForce) -> list[Violation]:
@@ -126,19 +70,19 @@ def check_max_factions(t: Tally, r: RulesInForce) -> list[Violation]:
     for scope, limit in r.deck.max_factions.items():
         if limit is None:
             continue
-        if scope == "all":
+        if scope == ALL:
             counts = t.faction_counts
         else:
             counts = {}
             for name, card in t.cards.items():
-                if card.faction is not None and _in_scope(card, scope):
+                if card.faction is not None and in_scope(card, scope):
                     counts[card.faction] = counts.get(card.faction, 0) + t.counts[name]
         if len(counts) <= limit:
             continue
         # The factions with the fewest cards are the ones the player most likely wants to cut.
         ranked = sorted(counts, key=lambda f: (-counts[f], f))
         extra = set(ranked[limit:])
-        cards = sorted(n for n, card in t.cards.items() if card.faction in extra and _in_scope(card, scope))
+        cards = sorted(n for n, card in t.cards.items() if card.faction in extra and in_scope(card, scope))
         out.append(
             Violation(
                 "max_factions",
@@ -373,22 +317,3 @@ def check_resource_cards(t: Tally, r: RulesInForce) -> list[Violation]:
     else:
         message = f"{r.ruler} prepares exactly {want} resource cards besides the deck; there are {t.resources}."
     return [Violation("resource_cards", message, names, r.source_of("resource_cards"))]
-
-
-# The order players read them in: the deck's shape first, then per-card problems.
-CHECKS: tuple[Check, ...] = (
-    check_deck_size,
-    check_card_type,
-    check_max_factions,
-    check_unit_attribute,
-    check_max_copies,
-    check_legend_cap,
-    check_legend_copies,
-    check_level_cap,
-    check_cnt_cap,
-    check_negative_level,
-    check_card_pool,
-    check_faction_quota,
-    check_banned_card,
-    check_resource_cards,
-)

@@ -2,24 +2,32 @@
 
 The card browser shows, for every result, whether one more copy can be added and, if not,
 why. The answer comes from the engine itself: judge the deck with one more copy and keep
-the violations that the addition creates or makes worse, each said in a few words
-("5th copy; Apprentice allows 4", "level total would be 52/50"). A violation the deck
-already has and the copy does not worsen (the deck is still short of 50 cards, a level
+the violations that the addition creates or makes worse, each said in a few words by its
+rule's hint ("5th copy; Apprentice allows 4", "level total would be 52/50"). A violation the
+deck already has and the copy does not worsen (the deck is still short of 50 cards, a level
 total already over the cap and a level-0 card) is no reason not to add it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .checks import copy_limit
 from .engine import validate_deck
+from .registry import rule_get
+from .rule_hints import Addition
 from .ruleset import RulesInForce
-from .types import ENERGY, UNIT, CardFacts, Deck, DeckEntry, Report, Summary
+from .types import ENERGY, MAIN, RESOURCES, UNIT, CardFacts, DeckEntry, DeckSnapshot, Report
 
-MAIN = "main"
-RESOURCES = "resources"
+__all__ = [
+    "MAIN",
+    "RESOURCES",
+    "AttributeProposal",
+    "addition_blockers",
+    "natural_section",
+    "propose_attribute",
+    "with_one_more",
+]
 
 
 def natural_section(card: CardFacts) -> str:
@@ -27,33 +35,15 @@ def natural_section(card: CardFacts) -> str:
     return RESOURCES if card.type == ENERGY else MAIN
 
 
-def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
-def with_one_more(deck: Deck, card: CardFacts, printing: str | None, section: str) -> Deck:
+def with_one_more(deck: DeckSnapshot, card: CardFacts, printing: str | None, section: str) -> DeckSnapshot:
     entry = DeckEntry(card, 1, printing)
     if section == RESOURCES:
-        return Deck(deck.main, (*deck.resources, entry), deck.attribute)
-    return Deck((*deck.main, entry), deck.resources, deck.attribute)
-
-
-@dataclass(frozen=True, slots=True)
-class _Addition:
-    """One more copy of a card, and the deck judged before and after it."""
-
-    deck: Deck
-    rules: RulesInForce
-    card: CardFacts
-    printing: str | None
-    section: str
-    before: Summary
-    after: Summary
+        return DeckSnapshot(deck.main, (*deck.resources, entry), deck.attribute)
+    return DeckSnapshot((*deck.main, entry), deck.resources, deck.attribute)
 
 
 def addition_blockers(
-    deck: Deck,
+    deck: DeckSnapshot,
     rules: RulesInForce,
     card: CardFacts,
     printing: str | None,
@@ -69,169 +59,18 @@ def addition_blockers(
     section = section or natural_section(card)
     before = report if report is not None else validate_deck(deck, rules)
     after = validate_deck(with_one_more(deck, card, printing, section), rules)
-    addition = _Addition(deck, rules, card, printing, section, before.summary, after.summary)
+    addition = Addition(deck, rules, card, printing, section, before.summary, after.summary)
     reasons: list[str] = []
     for violation in after.violations:
-        explain = _REASONS.get(violation.rule)
-        if explain is None:
-            # A rule these hints do not know yet: blame the copy if the violation is new.
+        rule = rule_get(violation.rule)
+        if rule is None or rule.hint is None:
+            # A rule without a hint yet: blame the copy if the violation is new.
             reason = None if violation in before.violations else violation.message
         else:
-            reason = explain(card.name in violation.cards, addition)
+            reason = rule.hint(card.name in violation.cards, addition)
         if reason and reason not in reasons:
             reasons.append(reason)
     return reasons
-
-
-def _who(rules: RulesInForce, field: str) -> str:
-    """Who sets a limit: the geas when it changed that rule, else the ruler."""
-    return rules.geas if rules.geas and field in rules.changed else rules.ruler
-
-
-def _copies(deck: Deck, name: str) -> int:
-    return sum(e.count for e in deck.main if e.card.name == name)
-
-
-def _in_scope(card: CardFacts, scope: str) -> bool:
-    return scope == "all" or (scope == "units") == (card.type == UNIT)
-
-
-_AMONG = {"all": "", "units": " among units", "non_units": " among non-units"}
-
-
-# One function per rule code: (does the violation name the card?, the addition) -> words or None.
-
-
-def _deck_size(named: bool, a: _Addition) -> str | None:
-    if a.section == MAIN and a.after.size > a.rules.deck.deck_size:
-        return f"deck is full ({a.before.size}/{a.rules.deck.deck_size})"
-    return None
-
-
-def _card_type(named: bool, a: _Addition) -> str | None:
-    if not named:
-        return None
-    return "energy cards go in the resources" if a.section == MAIN else "only energy cards can be resource cards"
-
-
-def _max_factions(named: bool, a: _Addition) -> str | None:
-    if a.section != MAIN or a.card.faction is None:
-        return None
-    for scope, limit in a.rules.deck.max_factions.items():
-        if limit is None or not _in_scope(a.card, scope):
-            continue
-        present = {e.card.faction for e in a.deck.main if e.card.faction is not None and _in_scope(e.card, scope)}
-        if a.card.faction not in present and len(present) + 1 > limit:
-            return f"would be a {ordinal(len(present) + 1)} faction{_AMONG[scope]}"
-    return None
-
-
-def _unit_attribute(named: bool, a: _Addition) -> str | None:
-    # With no attribute chosen yet every unit "lacks" it: that is a choice to make, not a card to avoid.
-    if named and a.deck.attribute:
-        return f"unit lacks the chosen attribute {a.deck.attribute}"
-    return None
-
-
-def _max_copies(named: bool, a: _Addition) -> str | None:
-    if not named:
-        return None
-    limit = copy_limit(a.card, a.rules)
-    who = _who(a.rules, "max_copies" if limit == a.rules.deck.max_copies else "max_copies_exceptions")
-    return f"{ordinal(_copies(a.deck, a.card.name) + 1)} copy; {who} allows {limit}"
-
-
-def _legend_cap(named: bool, a: _Addition) -> str | None:
-    if not a.card.legend or a.after.legends <= a.before.legends:
-        return None
-    if a.rules.deck.legend_cap == 0:
-        return f"{_who(a.rules, 'legend_cap')} allows no legendary cards"
-    return f"would be a {ordinal(a.after.legends)} legendary card"
-
-
-def _legend_copies(named: bool, a: _Addition) -> str | None:
-    if not named:
-        return None
-    limit = a.rules.deck.legend_max_copies
-    who = _who(a.rules, "legend_max_copies")
-    if limit == 0:
-        return f"{who} allows no legendary cards"
-    return f"{ordinal(_copies(a.deck, a.card.name) + 1)} copy of a legendary card; {who} allows {limit}"
-
-
-def _level_cap(named: bool, a: _Addition) -> str | None:
-    if a.after.level > a.before.level:
-        return f"level total would be {a.after.level}/{a.rules.deck.level_cap}"
-    return None
-
-
-def _cnt_cap(named: bool, a: _Addition) -> str | None:
-    if a.after.cnt > a.before.cnt:
-        return f"CNT would be {a.after.cnt}/{a.rules.deck.cnt_cap}"
-    return None
-
-
-def _negative_level(named: bool, a: _Addition) -> str | None:
-    return f"{_who(a.rules, 'allow_negative_levels')} allows no negative-level cards" if named else None
-
-
-def _card_pool(named: bool, a: _Addition) -> str | None:
-    pool = a.rules.deck.card_pool
-    if not named or pool is None:
-        return None
-    prefixes = pool.collector_number_prefixes
-    if prefixes and not pool.factions and not pool.attributes:
-        wanted = " or ".join(prefixes)
-        if a.printing and a.section == MAIN and any(n.startswith(prefixes) for n in a.card.collector_numbers):
-            # Another printing of the name is in the pool, this one is not (the 2020 World Masters).
-            return f"{a.rules.ruler} pool: {a.printing} is not an {wanted} printing"
-        return f"{a.rules.ruler} pool: no {wanted} printing"
-    allowed = [*sorted(pool.factions), *sorted(pool.attributes), *(f"{p}…" for p in prefixes)]
-    listed = allowed[0] if len(allowed) == 1 else ", ".join(allowed[:-1]) + " or " + allowed[-1]
-    return f"{a.rules.ruler} pool: not {listed}"
-
-
-def _faction_quota(named: bool, a: _Addition) -> str | None:
-    if not named or a.section != MAIN or a.card.faction is None:
-        return None
-    count = sum(e.count for e in a.deck.main if e.card.faction == a.card.faction) + 1
-    quota = a.rules.deck.faction_quota
-    return f"{ordinal(count)} {a.card.faction} card; {_who(a.rules, 'faction_quota')} allows {quota} per faction"
-
-
-def _banned_card(named: bool, a: _Addition) -> str | None:
-    if not named:
-        return None
-    own = a.rules.own_deck.banned_cards if a.rules.own_deck is not None else frozenset()
-    by_geas = a.rules.geas and a.card.name not in own
-    return f"banned by {a.rules.geas if by_geas else a.rules.ruler}"
-
-
-def _resource_cards(named: bool, a: _Addition) -> str | None:
-    want = a.rules.deck.resource_cards
-    if a.section == MAIN or a.after.resources <= want:
-        return None
-    if want == 0:
-        return f"{_who(a.rules, 'resource_cards')} prepares no resource cards"
-    return f"resources are full ({a.before.resources}/{want})"
-
-
-_REASONS: dict[str, Callable[[bool, _Addition], str | None]] = {
-    "deck_size": _deck_size,
-    "card_type": _card_type,
-    "max_factions": _max_factions,
-    "unit_attribute": _unit_attribute,
-    "max_copies": _max_copies,
-    "legend_cap": _legend_cap,
-    "legend_copies": _legend_copies,
-    "level_cap": _level_cap,
-    "cnt_cap": _cnt_cap,
-    "negative_level": _negative_level,
-    "card_pool": _card_pool,
-    "faction_quota": _faction_quota,
-    "banned_card": _banned_card,
-    "resource_cards": _resource_cards,
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,7 +87,7 @@ class AttributeProposal:
 
 
 def propose_attribute(
-    deck: Deck,
+    deck: DeckSnapshot,
     rules: RulesInForce,
     candidates: Iterable[str] = (),
 ) -> AttributeProposal | None:

@@ -31,7 +31,7 @@ from math import comb
 from typing import Any
 
 from .ruleset import RulesDataError
-from .types import UNIT, Deck
+from .types import UNIT, DeckSnapshot
 
 TURNS = 6
 
@@ -215,7 +215,7 @@ def _group(key: str, label: str, copies: Mapping[str, int], names: Iterable[str]
     return CardGroup(key, label, sum(copies[n] for n in chosen), chosen)
 
 
-def deck_groups(deck: Deck) -> list[CardGroup]:
+def deck_groups(deck: DeckSnapshot) -> list[CardGroup]:
     """The groups worth asking about in this main deck (each with at least one card).
 
     CNT cards, legends, units of level <= n for each unit level the deck has, each faction,
@@ -249,7 +249,7 @@ def deck_groups(deck: Deck) -> list[CardGroup]:
     return [g for g in groups if g.count]
 
 
-def picked_group(deck: Deck, names: Sequence[str]) -> CardGroup:
+def picked_group(deck: DeckSnapshot, names: Sequence[str]) -> CardGroup:
     """The named cards (those in the main deck; others are ignored) as one group."""
     copies: dict[str, int] = {}
     for entry in deck.main:
@@ -259,6 +259,6 @@ def picked_group(deck: Deck, names: Sequence[str]) -> CardGroup:
     return _group(PICKED, label, copies, chosen)
 
 
-def deck_size_of(deck: Deck) -> int:
+def deck_size_of(deck: DeckSnapshot) -> int:
     """Cards in the main deck (the resource cards are not drawn from it)."""
     return sum(entry.count for entry in deck.main)

@@ -10,29 +10,11 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import date
 from typing import Any, TypeVar
 
-FACTION_SCOPES = ("all", "units", "non_units")
-
-# Deck-construction fields, with how the engine talks about them to players.
-DECK_FIELD_LABELS = {
-    "deck_size": "deck size",
-    "max_factions": "faction limit",
-    "unit_attribute_choice": "unit attribute requirement",
-    "max_copies": "copy limit",
-    "max_copies_exceptions": "copy limit exceptions",
-    "legend_cap": "legendary card cap",
-    "legend_max_copies": "copy limit for legendary cards",
-    "level_cap": "level cap",
-    "cnt_cap": "CNT cap",
-    "allow_negative_levels": "negative-level rule",
-    "card_pool": "card pool",
-    "faction_quota": "per-faction quota",
-    "banned_cards": "list of banned cards",
-    "resource_cards": "number of resource cards",
-}
+from .types import FACTION_SCOPES
 
 
 class RulesDataError(ValueError):
@@ -100,8 +82,11 @@ class RulesInForce:
     def source_of(self, name: str) -> str:
         """Where a deck rule comes from, so a violation can say why the limit is what it is."""
         if self.geas and name in self.changed and self.own_deck is not None:
+            # The registry names the fields; it imports the checks, which import this module.
+            from .registry import field_label
+
             own = getattr(self.own_deck, name)
-            return f"set by {self.geas}; {self.ruler}'s own {DECK_FIELD_LABELS[name]} is {_show(own)}"
+            return f"set by {self.geas}; {self.ruler}'s own {field_label(name)} is {_show(own)}"
         return f"{self.ruler}'s rule"
 
 
@@ -268,7 +253,7 @@ def rules_in_force(ruler: Mapping[str, Any], geas: Mapping[str, Any] | None = No
         raise RulesDataError(f"{geas['name']} is an oath for {geas['target_ruler']}, not for {ruler['name']}")
     patched = apply_geas(ruler, geas)
     deck = parse_ruler(patched)
-    changed = frozenset(name for name in DECK_FIELD_LABELS if getattr(deck, name) != getattr(own, name))
+    changed = frozenset(f.name for f in fields(DeckRules) if getattr(deck, f.name) != getattr(own, f.name))
     return RulesInForce(
         ruler=ruler["name"],
         deck=deck,

@@ -3,12 +3,27 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    # Only for the annotation: ruleset imports this module.
+    from .ruleset import RulesInForce
 
 UNIT = "unit"
 EVENT = "event"
 FIELD = "field"
 ENERGY = "energy"
 CARD_TYPES = (UNIT, EVENT, FIELD, ENERGY)
+
+# The sections of a deck: the deck itself and the resource cards prepared besides it.
+MAIN = "main"
+RESOURCES = "resources"
+
+# The parts of a deck a faction limit can apply to (a ruler's max_factions keys).
+ALL = "all"
+UNITS = "units"
+NON_UNITS = "non_units"
+FACTION_SCOPES = (ALL, UNITS, NON_UNITS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,10 +50,17 @@ class DeckEntry:
 
 
 @dataclass(frozen=True, slots=True)
-class Deck:
+class DeckSnapshot:
+    """A deck as the engine sees it: plain values, whatever it was read from (saved deck, draft, text, link)."""
+
     main: tuple[DeckEntry, ...] = ()
     resources: tuple[DeckEntry, ...] = ()
     attribute: str | None = None
+
+
+def in_scope(card: CardFacts, scope: str) -> bool:
+    """Whether a faction limit of this scope ("all", "units", "non_units") counts the card."""
+    return scope == ALL or (scope == UNITS) == (card.type == UNIT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +85,8 @@ class Summary:
 class Report:
     violations: tuple[Violation, ...]
     summary: Summary
-    rules: object = field(repr=False, compare=False, default=None)
+    # The rules the deck was judged by.
+    rules: RulesInForce | None = field(repr=False, compare=False, default=None)
 
     @property
     def legal(self) -> bool:

@@ -9,6 +9,7 @@ from decks.models import Deck, Visibility
 pytestmark = pytest.mark.django_db
 
 
+@pytest.mark.slow
 def test_it_counts_the_queries_of_each_page_for_a_visitor_and_the_owner(rules):
     from bench import deck_page, gen_decks
 

@@ -18,6 +18,9 @@ from typing import Any
 
 import pytest
 
+pytestmark = pytest.mark.slow
+
+
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 REPO = Path(__file__).resolve().parents[2]

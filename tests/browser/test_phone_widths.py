@@ -12,6 +12,9 @@ import pytest
 
 from tests.browser.test_editor_walkthrough import DECK, PHONE, SCREENSHOTS, TIMEOUT_MS
 
+pytestmark = pytest.mark.slow
+
+
 LONG_NAME = "Trial Warlocks of the Cinder Keep and the Brass Citadel: Supercalifragilisticexpialidocious"
 
 

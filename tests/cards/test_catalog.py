@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.db import connection, transaction
 
-from cards.catalog import catalog_memory, catalog_token, catalog_version_bump
+from cards.catalog import _listener, catalog_memory, catalog_token, catalog_version_bump
 from cards.importers.parsing import parse_card_file
 from cards.models import Card, CatalogVersion, Erratum, Printing, RulerRevision
 from cards.rules_loading import rules_load
@@ -217,18 +217,22 @@ def _other_process_connection() -> Any:
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="LISTEN/NOTIFY is PostgreSQL's; SQLite reads the token")
 @pytest.mark.django_db(transaction=True)
-def test_a_commit_by_another_process_is_heard_without_a_query(django_assert_num_queries):
+def test_a_commit_by_another_process_is_heard_without_a_query(django_assert_num_queries, monkeypatch):
     PrintingFactory(card=CardFactory(name="Heard", level=1), collector_number="H-001")
     assert card_facts_by_number(["H-001"])["H-001"].level == 1  # this connection LISTENs from now on
     with django_assert_num_queries(0):
         token = catalog_token()  # nothing heard since: no query
+    listener = _listener()
+    assert listener is not None
+    payloads: list[str] = []
+    notified = listener.notified
+    monkeypatch.setattr(listener, "notified", lambda payload: (payloads.append(payload), notified(payload)))
 
     with _other_process_connection() as other:
         other.execute("UPDATE cards_card SET level = 4 WHERE name = 'Heard'")
         other.execute("UPDATE cards_catalogversion SET token = 'uncommitted' WHERE id = 1")
         other.execute("SELECT pg_notify('gatesite_catalog', 'uncommitted')")
-        time.sleep(0.05)
-        assert catalog_token() == token  # not committed: nothing sent
+        assert catalog_token() == token
         other.rollback()
     with _other_process_connection() as other:  # what catalog_version_bump does, from elsewhere
         other.execute("UPDATE cards_card SET level = 4 WHERE name = 'Heard'")
@@ -241,6 +245,9 @@ def test_a_commit_by_another_process_is_heard_without_a_query(django_assert_num_
         while catalog_token() != "committed" and time.monotonic() < deadline:
             time.sleep(0.01)
     assert catalog_token() == "committed"
+    # PostgreSQL delivers notifications in commit order: had the rolled-back one been sent, it
+    # would have been heard before this one. Only the committed one was heard.
+    assert payloads == ["committed"]
     assert card_facts_by_number(["H-001"])["H-001"].level == 4
 
 

@@ -144,6 +144,7 @@ def test_it_runs_through_the_configured_broker(celery_worker_on_redis, bad_csv):
         import_cards(str(bad_csv))
 
 
+@pytest.mark.slow
 def test_it_exits_non_zero_on_a_bad_file(tmp_path, bad_csv):
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_URL")}
     # A throwaway database: the check must never touch the developer's db.sqlite3.

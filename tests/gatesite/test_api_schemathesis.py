@@ -22,6 +22,9 @@ from decks.models import Deck, DeckDraft, Visibility
 from decks.services import deck_create_from_draft
 from tests.cards.factories import AttributeFactory, CardFactory, FactionFactory, PrintingFactory
 
+pytestmark = pytest.mark.slow
+
+
 CHECKS = [not_a_server_error, response_schema_conformance]
 # Small enough for CI on 2 cores (about a minute for both tests), large enough to reach every
 # operation with bodies, query strings and path parameters of many shapes.

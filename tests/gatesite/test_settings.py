@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -34,6 +36,7 @@ def test_it_refuses_to_start_without_a_secret_key_when_debug_is_off():
     assert "SECRET_KEY must be set when DEBUG is off" in process.stderr
 
 
+@pytest.mark.slow
 def test_it_defaults_to_sqlite_and_eager_tasks():
     process = run_check(DEBUG="1")
 
@@ -41,6 +44,7 @@ def test_it_defaults_to_sqlite_and_eager_tasks():
     assert process.stdout.split() == ["django.db.backends.sqlite3", "True", "False"]
 
 
+@pytest.mark.slow
 def test_it_uses_postgresql_redis_and_secure_cookies_when_configured():
     process = run_check(
         SECRET_KEY="x" * 50,

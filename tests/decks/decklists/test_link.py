@@ -110,7 +110,8 @@ _numbers = st.from_regex(r"[A-Z0-9]{2,8}-[0-9A-Z]{1,4}", fullmatch=True)
 _counts = st.dictionaries(_numbers, st.integers(min_value=1, max_value=MAX_COUNT), max_size=40)
 
 
-@settings(max_examples=200, deadline=None)
+@pytest.mark.slow
+@settings(deadline=None)
 @given(
     ruler=st.from_regex(r"[a-z][a-z0-9-]{0,30}", fullmatch=True),
     geas=st.none() | st.from_regex(r"[a-z][a-z0-9-]{0,30}", fullmatch=True),

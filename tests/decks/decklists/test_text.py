@@ -255,7 +255,8 @@ def decks(draw):
     return names, main, resources
 
 
-@settings(max_examples=200, deadline=None)
+@pytest.mark.slow
+@settings(deadline=None)
 @given(
     deck=decks(),
     geas=st.sampled_from([None, "Oath of Embers"]),
@@ -292,7 +293,7 @@ def test_format_then_parse_gives_the_same_deck(deck, geas, attribute, rules_date
     assert dict(parsed.resources) == {c.name: c.count for c in resources}
 
 
-@settings(max_examples=200, deadline=None)
+@settings(deadline=None)
 @given(st.text(max_size=400))
 def test_parse_never_raises_and_names_real_lines(text):
     parsed = parse(text)

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from decks.rules.ruleset import RulesInForce, rules_in_force
-from decks.rules.types import ENERGY, EVENT, FIELD, UNIT, CardFacts, Deck, DeckEntry
+from decks.rules.types import ENERGY, EVENT, FIELD, UNIT, CardFacts, DeckEntry, DeckSnapshot
 
 RULES_PATH = Path(__file__).resolve().parents[3] / "data" / "rules.json"
 
@@ -197,29 +197,29 @@ def deck_of(
     *entries: tuple[CardFacts, int] | DeckEntry,
     resources: Iterable[tuple[CardFacts, int] | DeckEntry] = (),
     attribute: str | None = None,
-) -> Deck:
+) -> DeckSnapshot:
     def entry(e: tuple[CardFacts, int] | DeckEntry) -> DeckEntry:
         return e if isinstance(e, DeckEntry) else DeckEntry(e[0], e[1])
 
-    return Deck(
+    return DeckSnapshot(
         main=tuple(entry(e) for e in entries),
         resources=tuple(entry(e) for e in resources),
         attribute=attribute,
     )
 
 
-def name_counts(deck: Deck) -> Counter[str]:
+def name_counts(deck: DeckSnapshot) -> Counter[str]:
     counts: Counter[str] = Counter()
     for entry in deck.main:
         counts[entry.card.name] += entry.count
     return counts
 
 
-def cards_by_name(deck: Deck) -> dict[str, CardFacts]:
+def cards_by_name(deck: DeckSnapshot) -> dict[str, CardFacts]:
     return {e.card.name: e.card for e in deck.main}
 
 
-def faction_counts(deck: Deck) -> Counter[str]:
+def faction_counts(deck: DeckSnapshot) -> Counter[str]:
     counts: Counter[str] = Counter()
     for entry in deck.main:
         if entry.card.faction is not None:
@@ -227,15 +227,15 @@ def faction_counts(deck: Deck) -> Counter[str]:
     return counts
 
 
-def level_total(deck: Deck) -> int:
+def level_total(deck: DeckSnapshot) -> int:
     return sum((e.card.level or 0) * e.count for e in deck.main)
 
 
-def cnt_total(deck: Deck) -> int:
+def cnt_total(deck: DeckSnapshot) -> int:
     return sum(e.count for e in deck.main if e.card.cnt)
 
 
-def remove_copies(deck: Deck, name: str, n: int = 1) -> Deck:
+def remove_copies(deck: DeckSnapshot, name: str, n: int = 1) -> DeckSnapshot:
     """The deck with n copies of a name taken out (last entries first)."""
     main = list(deck.main)
     for i in range(len(main) - 1, -1, -1):
@@ -254,7 +254,7 @@ def remove_copies(deck: Deck, name: str, n: int = 1) -> Deck:
     return replace(deck, main=tuple(main))
 
 
-def add_copies(deck: Deck, facts: CardFacts, n: int = 1, printing: str | None = None) -> Deck:
+def add_copies(deck: DeckSnapshot, facts: CardFacts, n: int = 1, printing: str | None = None) -> DeckSnapshot:
     """The deck with n more copies of a card (merged into its entry when there is one)."""
     main = list(deck.main)
     for i, entry in enumerate(main):
@@ -264,7 +264,7 @@ def add_copies(deck: Deck, facts: CardFacts, n: int = 1, printing: str | None = 
     return replace(deck, main=(*main, DeckEntry(facts, n, printing)))
 
 
-def with_resources(deck: Deck, *entries: tuple[CardFacts, int]) -> Deck:
+def with_resources(deck: DeckSnapshot, *entries: tuple[CardFacts, int]) -> DeckSnapshot:
     return replace(deck, resources=tuple(DeckEntry(c, n) for c, n in entries if n > 0))
 
 
@@ -277,7 +277,7 @@ class Breach:
 
     id: str  # "level_cap", "deck_size-49", "max_copies-rock-paper-scissors", ...
     code: str  # the rule code the breach is about
-    deck: Deck = field(repr=False)
+    deck: DeckSnapshot = field(repr=False)
     # Rule codes the deck must break: {code}, unless the rules make the constraint
     # inseparable from another (see `overlaps`).
     expected: frozenset[str]
@@ -364,7 +364,7 @@ class DeckMaker:
 
     # -- the legal deck ----------------------------------------------------------------
 
-    def _build(self) -> Deck:
+    def _build(self) -> DeckSnapshot:
         d = self.d
         specs: list[_Spec] = []
         copies = d.max_copies
@@ -432,7 +432,7 @@ class DeckMaker:
             self.roles[facts.name] = s.role
             main.append(DeckEntry(facts, s.count))
         rc = d.resource_cards
-        return Deck(
+        return DeckSnapshot(
             main=tuple(main),
             resources=(DeckEntry(self.energy, rc),) if rc else (),
             attribute=CHOSEN_ATTRIBUTE if d.unit_attribute_choice else None,
@@ -477,7 +477,7 @@ class DeckMaker:
 
     # -- picking cards of the legal deck -------------------------------------------------
 
-    def with_role(self, role: str, deck: Deck | None = None) -> list[CardFacts]:
+    def with_role(self, role: str, deck: DeckSnapshot | None = None) -> list[CardFacts]:
         deck = deck or self.deck
         seen: dict[str, CardFacts] = {}
         for e in deck.main:
@@ -503,7 +503,7 @@ class DeckMaker:
             raise LookupError(f"no filler with type={type} faction={faction}")
         return options[0]
 
-    def swap_in(self, new: CardFacts, n: int = 1, printing: str | None = None) -> Deck:
+    def swap_in(self, new: CardFacts, n: int = 1, printing: str | None = None) -> DeckSnapshot:
         """Take out n fillers (same faction and type first) and put n copies of `new` in."""
         deck = self.deck
         fillers = sorted(
@@ -564,7 +564,7 @@ class DeckMaker:
         def add(
             id: str,
             code: str,
-            deck: Deck,
+            deck: DeckSnapshot,
             *,
             expected: frozenset[str] | None = None,
             cards: tuple[str, ...] = (),
@@ -844,7 +844,7 @@ class DeckMaker:
 
     # -- legal variations -------------------------------------------------------------
 
-    def legal_variants(self) -> list[tuple[str, Deck]]:
+    def legal_variants(self) -> list[tuple[str, DeckSnapshot]]:
         """Decks that look risky but that the rules allow."""
         d = self.d
         out = [("boundary", self.deck)]

@@ -16,7 +16,7 @@ import pytest
 from decks.rules.builder import build_legal_deck, choose_attribute
 from decks.rules.engine import validate_deck
 from decks.rules.ruleset import RulesInForce, rules_in_force
-from decks.rules.types import ENERGY, UNIT, CardFacts, Deck
+from decks.rules.types import ENERGY, UNIT, CardFacts, DeckSnapshot
 from tests.cards.test_practice_set import DATA, PRACTICE_FILES, REAL_FILES, card_facts
 
 RULES_PATH = DATA / "rules.json"
@@ -67,7 +67,7 @@ def geas(name: str) -> dict[str, Any]:
     raise LookupError(name)
 
 
-def assert_legal(deck: Deck | None, rules: RulesInForce) -> None:
+def assert_legal(deck: DeckSnapshot | None, rules: RulesInForce) -> None:
     assert deck is not None, f"no deck found for {rules.ruler} {rules.geas or ''}"
     report = validate_deck(deck, rules)
     assert report.legal, [v.message for v in report.violations]

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 import pytest
 
 from decks.rules import checks
-from decks.rules.checks import CHECKS, Tally
 from decks.rules.engine import validate_deck
+from decks.rules.registry import RULES
 from decks.rules.ruleset import RulesInForce
-from decks.rules.types import ENERGY, EVENT, FIELD, UNIT, Deck, DeckEntry, Violation
+from decks.rules.tally import Tally
+from decks.rules.types import ENERGY, EVENT, FIELD, UNIT, DeckEntry, DeckSnapshot, Violation
 
 from .deckmaker import card, deck_of, rules_for
 
@@ -56,7 +57,7 @@ class Row:
     id: str
     check: Callable[[Tally, RulesInForce], list[Violation]]
     rules: RulesInForce
-    deck: Deck
+    deck: DeckSnapshot
     expected: tuple[Expect, ...] = ()
 
 
@@ -998,7 +999,13 @@ def test_check(row: Row) -> None:
 
 def test_every_check_has_rows() -> None:
     tested = {row.check for row in ROWS}
-    assert set(CHECKS) == tested
+    assert {rule.check for rule in RULES} == tested
+
+
+def test_each_check_reports_the_code_of_its_registry_entry() -> None:
+    code_of = {rule.check: rule.code for rule in RULES}
+    for row in ROWS:
+        assert {want.rule for want in row.expected} <= {code_of[row.check]}, row.id
 
 
 def test_rule_codes() -> None:
@@ -1022,7 +1029,7 @@ def test_rule_codes() -> None:
 
 
 def test_the_engine_reports_every_check_at_once() -> None:
-    """validate_deck runs every check and keeps all their violations, in CHECKS order."""
+    """validate_deck runs every check and keeps all their violations, in the registry's order."""
     deck = deck_of(
         *levels(("Ten", 10, 5), ("Two", 2, 1), ("Imp", -1, 1)),
         *cnt_cards(17),

@@ -8,11 +8,11 @@ from decks.rules.engine import validate_deck
 from decks.rules.hints import (
     addition_blockers,
     natural_section,
-    ordinal,
     propose_attribute,
     with_one_more,
 )
-from decks.rules.types import ENERGY, EVENT, UNIT, CardFacts, Deck, DeckEntry
+from decks.rules.rule_hints import ordinal
+from decks.rules.types import ENERGY, EVENT, UNIT, CardFacts, DeckEntry, DeckSnapshot
 
 from .deckmaker import card, deck_of, rules_for
 
@@ -296,7 +296,7 @@ def test_it_names_a_printing_outside_the_2020_pool():
 
 def test_it_counts_every_printing_of_a_name_toward_the_copy_limit():
     quad = card("Quad", EVENT, collector_numbers=("GR01-100", "GR02-100"))
-    deck = Deck(main=(DeckEntry(quad, 2, "GR01-100"), DeckEntry(quad, 2, "GR02-100")))
+    deck = DeckSnapshot(main=(DeckEntry(quad, 2, "GR01-100"), DeckEntry(quad, 2, "GR02-100")))
 
     assert addition_blockers(deck, APPRENTICE, quad, "GR02-100") == ["5th copy; Apprentice allows 4"]
 
@@ -316,6 +316,24 @@ def test_it_blames_the_copy_only_for_what_it_worsens():
     level_0 = card("Zero", EVENT, faction="Crimson", level=0)
 
     assert addition_blockers(deck, APPRENTICE, level_0, None) == ["deck is full (51/50)"]
+
+
+def test_it_gives_a_rule_without_a_hint_its_message_when_the_copy_breaks_it(monkeypatch):
+    """A rule declared without a hint still blocks the copy that breaks it, in its check's words."""
+    from dataclasses import replace
+
+    from decks.rules import hints, registry
+
+    copies = registry.rule_get("max_copies")
+    assert copies is not None
+    rules = {rule.code: rule for rule in registry.RULES} | {"max_copies": replace(copies, hint=None)}
+    monkeypatch.setattr(hints, "rule_get", rules.get)
+    deck = deck_of((card("Quad", EVENT), 4))
+
+    assert addition_blockers(deck, APPRENTICE, card("Quad", EVENT), None) == [
+        "5 copies of Quad; Apprentice allows at most 4."
+    ]
+    assert addition_blockers(deck, APPRENTICE, card("Other", EVENT), None) == []
 
 
 def test_it_accepts_the_report_of_the_deck_and_gives_the_same_answer():
@@ -358,7 +376,7 @@ def test_it_puts_energy_in_the_resources_and_the_rest_in_the_deck():
 # ---- attribute proposal
 
 
-def dragons_and_machines(dragons: int, machines: int, both: int = 0) -> Deck:
+def dragons_and_machines(dragons: int, machines: int, both: int = 0) -> DeckSnapshot:
     entries = []
     if dragons:
         entries.append((card("Drake", UNIT, attributes=["Dragon"]), dragons))
@@ -388,7 +406,7 @@ def test_it_proposes_the_attribute_needing_the_fewest_removals():
 
 def test_it_keeps_the_chosen_attribute_on_a_tie():
     deck = dragons_and_machines(4, 4)
-    chosen = Deck(deck.main, deck.resources, attribute="Machine")
+    chosen = DeckSnapshot(deck.main, deck.resources, attribute="Machine")
 
     assert propose_attribute(deck, CENTURION).attribute == "Dragon"  # by name
     assert propose_attribute(chosen, CENTURION).attribute == "Machine"
@@ -411,7 +429,7 @@ def test_its_proposal_makes_the_unit_attribute_violation_go_away():
     deck = dragons_and_machines(0, 4, both=4)
     proposal = propose_attribute(deck, CENTURION)
 
-    report = validate_deck(Deck(deck.main, deck.resources, proposal.attribute), CENTURION)
+    report = validate_deck(DeckSnapshot(deck.main, deck.resources, proposal.attribute), CENTURION)
 
     assert "unit_attribute" not in report.rules_broken()
 

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from functools import cache
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -26,16 +27,19 @@ from decks.rules.types import (
     ENERGY,
     UNIT,
     CardFacts,
-    Deck,
     DeckEntry,
+    DeckSnapshot,
     Report,
 )
 
 from .deckmaker import RULE_FIELDS, Case, DeckMaker, all_cases, card
 
+pytestmark = pytest.mark.slow
+
+
 CASES = all_cases()
+# The number of examples comes from the Hypothesis profile (tests/conftest.py).
 PROPERTY_SETTINGS = settings(
-    max_examples=200,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -126,9 +130,9 @@ def card_pools(draw: st.DrawFn) -> list[CardFacts]:
 
 
 @st.composite
-def random_decks(draw: st.DrawFn) -> Deck:
+def random_decks(draw: st.DrawFn) -> DeckSnapshot:
     pool = draw(card_pools())
-    return Deck(
+    return DeckSnapshot(
         main=tuple(pick(pool, p) for p in draw(MAIN_PICKS)),
         resources=tuple(pick([*pool, ENERGY_CARD], p) for p in draw(RESOURCE_PICKS)),
         attribute=draw(ATTRIBUTE_CHOICE),
@@ -136,7 +140,7 @@ def random_decks(draw: st.DrawFn) -> Deck:
 
 
 @st.composite
-def edited_legal_decks(draw: st.DrawFn, case_id: str) -> Deck:
+def edited_legal_decks(draw: st.DrawFn, case_id: str) -> DeckSnapshot:
     """The boundary deck with a few random edits (often legal, often one step over)."""
     deck = maker(case_id).deck
     pool = draw(card_pools())
@@ -193,7 +197,7 @@ SPECIAL_CASES = [
 
 
 @st.composite
-def scenarios(draw: st.DrawFn) -> tuple[Case, RulesInForce, Deck]:
+def scenarios(draw: st.DrawFn) -> tuple[Case, RulesInForce, DeckSnapshot]:
     case = draw(CASE_CHOICE)
     edited = draw(st.booleans())
     deck = draw(edited_legal_decks(case.id) if edited else random_decks())
@@ -203,14 +207,14 @@ def scenarios(draw: st.DrawFn) -> tuple[Case, RulesInForce, Deck]:
 # --------------------------------------------------------------------------- the oracle
 
 
-def _name_counts(deck: Deck) -> Counter[str]:
+def _name_counts(deck: DeckSnapshot) -> Counter[str]:
     counts: Counter[str] = Counter()
     for e in deck.main:
         counts[e.card.name] += e.count
     return counts
 
 
-def _cards(deck: Deck) -> dict[str, CardFacts]:
+def _cards(deck: DeckSnapshot) -> dict[str, CardFacts]:
     out: dict[str, CardFacts] = {}
     for e in deck.main:
         out.setdefault(e.card.name, e.card)
@@ -221,7 +225,7 @@ def _starts(number: str | None, prefixes: Iterable[str]) -> bool:
     return number is not None and any(number.startswith(p) for p in prefixes)
 
 
-def oracle(deck: Deck, rules: RulesInForce) -> set[str]:
+def oracle(deck: DeckSnapshot, rules: RulesInForce) -> set[str]:
     """The rule codes a deck breaks, written from the rules' numbers, independently of checks.py."""
     d = rules.deck
     counts = _name_counts(deck)

@@ -135,6 +135,6 @@ def test_a_new_draft_starts_with_the_first_ruler(rules):
     assert deck_draft_new() == DeckDraft(ruler="apprentice")
 
 
-def test_a_new_draft_needs_the_rules_loaded(db):
+def test_a_new_draft_needs_the_rules_loaded(no_rules):
     with pytest.raises(ApplicationError, match="No rulers are loaded"):
         deck_draft_new()

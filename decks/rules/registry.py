@@ -1,0 +1,205 @@
+"""Every deck-construction rule, declared once (pure, no Django).
+
+Like Django's system-check registry, each rule is one entry: its code (in violations, data-rule
+attributes and the API), the rules field it reads and what players call that field, its check,
+its add-ability hint, its meter and its words on a flagged deck line. The engine, the hints,
+the meters and the deck lines iterate this registry, so adding a rule is one entry here plus
+its functions (checks.py, rule_hints.py, rule_meters.py) and, if it reads a new field, that
+field in ruleset.DeckRules. The codes are stable: saved verdicts, scripts and the API use them.
+RULES is Gate Ruler's; another game would declare its own tuple of the same Rule entries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from . import checks, rule_hints, rule_meters
+from .rule_hints import Addition
+from .rule_meters import Meter
+from .ruleset import RulesInForce
+from .tally import Tally
+from .types import Violation
+
+Check = Callable[[Tally, RulesInForce], list[Violation]]
+# (does the rule's violation name the card?, the addition) -> the reason in a few words, or None.
+Hint = Callable[[bool, Addition], str | None]
+MeterReading = Callable[[Tally, RulesInForce], list[Meter]]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One deck-construction rule and everything said or shown about it."""
+
+    code: str
+    # The DeckRules field the rule reads, and its name for players ("<ruler>'s own copy limit is 4");
+    # no field for a rule of the game itself (card types).
+    field: str | None
+    label: str
+    check: Check
+    hint: Hint | None = None
+    meter: MeterReading | None = None
+    # Where the rule's meters go on the panel (lowest first); its place in RULES orders its violations.
+    meter_rank: int = 0
+    # What a flagged deck line says; None for a rule about the whole deck, said once in the validation panel.
+    line_label: str | None = None
+    # Further fields the rule reads, with their names for players.
+    more_fields: tuple[tuple[str, str], ...] = ()
+
+    def fields(self) -> dict[str, str]:
+        """Every rules field the rule reads, with its name for players."""
+        own = {self.field: self.label} if self.field is not None else {}
+        return {**own, **dict(self.more_fields)}
+
+
+# The order players read violations in: the deck's shape first, then per-card problems.
+RULES: tuple[Rule, ...] = (
+    Rule(
+        code="deck_size",
+        field="deck_size",
+        label="deck size",
+        check=checks.check_deck_size,
+        hint=rule_hints.hint_deck_size,
+        meter=rule_meters.meter_deck_size,
+        meter_rank=0,
+    ),
+    Rule(
+        code="card_type",
+        field=None,
+        label="card types",
+        check=checks.check_card_type,
+        hint=rule_hints.hint_card_type,
+        line_label="Wrong section for its type",
+    ),
+    Rule(
+        code="max_factions",
+        field="max_factions",
+        label="faction limit",
+        check=checks.check_max_factions,
+        hint=rule_hints.hint_max_factions,
+        meter=rule_meters.meter_max_factions,
+        meter_rank=3,
+        line_label="Over the faction limit",
+    ),
+    Rule(
+        code="unit_attribute",
+        field="unit_attribute_choice",
+        label="unit attribute requirement",
+        check=checks.check_unit_attribute,
+        hint=rule_hints.hint_unit_attribute,
+        meter=rule_meters.meter_unit_attribute,
+        meter_rank=4,
+        line_label="Lacks the chosen unit attribute",
+    ),
+    Rule(
+        code="max_copies",
+        field="max_copies",
+        label="copy limit",
+        more_fields=(("max_copies_exceptions", "copy limit exceptions"),),
+        check=checks.check_max_copies,
+        hint=rule_hints.hint_max_copies,
+        line_label="Too many copies",
+    ),
+    Rule(
+        code="legend_cap",
+        field="legend_cap",
+        label="legendary card cap",
+        check=checks.check_legend_cap,
+        hint=rule_hints.hint_legend_cap,
+        meter=rule_meters.meter_legend_cap,
+        meter_rank=5,
+        line_label="Over the legendary card cap",
+    ),
+    Rule(
+        code="legend_copies",
+        field="legend_max_copies",
+        label="copy limit for legendary cards",
+        check=checks.check_legend_copies,
+        hint=rule_hints.hint_legend_copies,
+        line_label="Too many copies of a legendary card",
+    ),
+    Rule(
+        code="level_cap",
+        field="level_cap",
+        label="level cap",
+        check=checks.check_level_cap,
+        hint=rule_hints.hint_level_cap,
+        meter=rule_meters.meter_level_cap,
+        meter_rank=1,
+    ),
+    Rule(
+        code="cnt_cap",
+        field="cnt_cap",
+        label="CNT cap",
+        check=checks.check_cnt_cap,
+        hint=rule_hints.hint_cnt_cap,
+        meter=rule_meters.meter_cnt_cap,
+        meter_rank=2,
+        line_label="Over the CNT cap",
+    ),
+    Rule(
+        code="negative_level",
+        field="allow_negative_levels",
+        label="negative-level rule",
+        check=checks.check_negative_level,
+        hint=rule_hints.hint_negative_level,
+        line_label="Negative level not allowed",
+    ),
+    Rule(
+        code="card_pool",
+        field="card_pool",
+        label="card pool",
+        check=checks.check_card_pool,
+        hint=rule_hints.hint_card_pool,
+        meter=rule_meters.meter_card_pool,
+        meter_rank=8,
+        line_label="Outside the ruler's card pool",
+    ),
+    Rule(
+        code="faction_quota",
+        field="faction_quota",
+        label="per-faction quota",
+        check=checks.check_faction_quota,
+        hint=rule_hints.hint_faction_quota,
+        meter=rule_meters.meter_faction_quota,
+        meter_rank=7,
+        line_label="Over the per-faction quota",
+    ),
+    Rule(
+        code="banned_card",
+        field="banned_cards",
+        label="list of banned cards",
+        check=checks.check_banned_card,
+        hint=rule_hints.hint_banned_card,
+        line_label="Banned for this ruler",
+    ),
+    Rule(
+        code="resource_cards",
+        field="resource_cards",
+        label="number of resource cards",
+        check=checks.check_resource_cards,
+        hint=rule_hints.hint_resource_cards,
+        meter=rule_meters.meter_resource_cards,
+        meter_rank=6,
+        line_label="Wrong number of resource cards",
+    ),
+)
+
+_BY_CODE = {rule.code: rule for rule in RULES}
+_FIELD_LABELS = {name: label for rule in RULES for name, label in rule.fields().items()}
+
+
+def rule_get(code: str) -> Rule | None:
+    """The rule with this code; None for a code the registry does not know."""
+    return _BY_CODE.get(code)
+
+
+def line_label(code: str) -> str | None:
+    """What a flagged deck line says of a rule; None for deck-wide rules and unknown codes."""
+    rule = _BY_CODE.get(code)
+    return rule.line_label if rule is not None else None
+
+
+def field_label(name: str) -> str:
+    """What players call a rules field ("copy limit"); raises KeyError for a field no rule reads."""
+    return _FIELD_LABELS[name]

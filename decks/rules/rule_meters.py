@@ -1,0 +1,123 @@
+"""One meter per deck-construction rule that has one: where a deck stands against it (pure, no Django).
+
+Each takes the counted deck and the rules in force and returns the rule's meters (one, several
+or none); meters.deck_meters asks every rule in the registry, in the order of their meter_rank.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .checks import in_pool
+from .ruleset import RulesInForce
+from .tally import Tally
+from .types import ALL, NON_UNITS, UNIT, UNITS, in_scope
+
+OK = "ok"
+UNDER = "under"
+OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class Meter:
+    key: str
+    label: str
+    value: int
+    # None: no limit (the meter then only informs).
+    limit: int | None
+    # The value must equal the limit (deck size, resources), not merely stay under it.
+    exact: bool = False
+    detail: str = ""
+
+    @property
+    def state(self) -> str:
+        if self.limit is None:
+            return OK
+        if self.value > self.limit:
+            return OVER
+        if self.exact and self.value < self.limit:
+            return UNDER
+        return OK
+
+    @property
+    def over(self) -> bool:
+        return self.state == OVER
+
+    @property
+    def text(self) -> str:
+        return f"{self.value} / unlimited" if self.limit is None else f"{self.value}/{self.limit}"
+
+    @property
+    def percent(self) -> int:
+        """How full the meter is, 0-100, for drawing a bar."""
+        if self.limit is None:
+            return 0
+        if self.limit == 0:
+            return 100 if self.value else 0
+        return min(100, round(100 * self.value / self.limit))
+
+
+_SCOPE_LABELS = {
+    ALL: "Factions",
+    UNITS: "Factions among units",
+    NON_UNITS: "Factions among non-units",
+}
+
+
+def meter_deck_size(t: Tally, r: RulesInForce) -> list[Meter]:
+    return [Meter("size", "Deck size", t.size, r.deck.deck_size, exact=True)]
+
+
+def meter_level_cap(t: Tally, r: RulesInForce) -> list[Meter]:
+    return [Meter("level", "Level total", t.level, r.deck.level_cap)]
+
+
+def meter_cnt_cap(t: Tally, r: RulesInForce) -> list[Meter]:
+    return [Meter("cnt", "CNT cards", t.cnt, r.deck.cnt_cap)]
+
+
+def meter_max_factions(t: Tally, r: RulesInForce) -> list[Meter]:
+    meters = []
+    for scope, limit in r.deck.max_factions.items():
+        names = sorted({c.faction for c in t.cards.values() if c.faction is not None and in_scope(c, scope)})
+        key = "factions" if scope == ALL else f"factions_{scope}"
+        meters.append(Meter(key, _SCOPE_LABELS[scope], len(names), limit, detail=", ".join(names)))
+    return meters
+
+
+def meter_unit_attribute(t: Tally, r: RulesInForce) -> list[Meter]:
+    if not r.deck.unit_attribute_choice:
+        return []
+    units = sum(t.counts[n] for n, card in t.cards.items() if card.type == UNIT)
+    chosen = t.deck.attribute
+    having = sum(t.counts[n] for n, c in t.cards.items() if c.type == UNIT and chosen in c.attributes)
+    label = f"Units with {chosen}" if chosen else "Units with the chosen attribute (none chosen)"
+    return [Meter("attribute", label, having if chosen else 0, units, exact=True)]
+
+
+def meter_legend_cap(t: Tally, r: RulesInForce) -> list[Meter]:
+    legends = sorted(n for n, card in t.cards.items() if card.legend)
+    return [Meter("legends", "Legendary cards", len(legends), r.deck.legend_cap, detail=", ".join(legends))]
+
+
+def meter_resource_cards(t: Tally, r: RulesInForce) -> list[Meter]:
+    if not (r.deck.resource_cards or t.resources):
+        return []
+    return [Meter("resources", "Resource cards", t.resources, r.deck.resource_cards, exact=True)]
+
+
+def meter_faction_quota(t: Tally, r: RulesInForce) -> list[Meter]:
+    quota = r.deck.faction_quota
+    if quota is None:
+        return []
+    if not t.faction_counts:
+        return [Meter("quota", "Cards per faction", 0, quota)]
+    return [Meter(f"quota:{faction}", f"{faction} cards", n, quota) for faction, n in sorted(t.faction_counts.items())]
+
+
+def meter_card_pool(t: Tally, r: RulesInForce) -> list[Meter]:
+    pool = r.deck.card_pool
+    if pool is None:
+        return []
+    outside = sorted(n for n, card in t.cards.items() if not in_pool(card, t.printings[n], r))
+    return [Meter("pool", "Cards outside the pool", len(outside), 0, detail=", ".join(outside) or pool.describe())]
