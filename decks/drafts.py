@@ -153,11 +153,28 @@ def draft_section_of_lines(*, section: str, lines: Sequence[DeckListLine], bound
     the first line that is not in the catalog and, when `bounded` (a deck to be saved), a section
     past a saved deck's sizes.
     """
+    number_of_name, facts = _lines_resolve(lines)
+    return _section_counts(section, lines, number_of_name, facts, bounded=bounded)
+
+
+def _lines_resolve(lines: Sequence[DeckListLine]) -> tuple[dict[str, str], dict[str, CardFacts]]:
+    """The collector number of each name the lines give, and the facts of every printing they name."""
     number_of_name = printing_of_names({ln.name for ln in lines if ln.name})
-    known = card_facts_by_number({ln.number for ln in lines if ln.number})
+    facts = card_facts_by_number({ln.number for ln in lines if ln.number}.union(number_of_name.values()))
+    return number_of_name, facts
+
+
+def _section_counts(
+    section: str,
+    lines: Sequence[DeckListLine],
+    number_of_name: Mapping[str, str],
+    facts: Mapping[str, CardFacts],
+    *,
+    bounded: bool,
+) -> dict[str, int]:
     counts: dict[str, int] = {}
     for i, line in enumerate(lines):
-        number = line.number if line.number in known else number_of_name.get(line.name or "")
+        number = line.number if line.number in facts else number_of_name.get(line.name or "")
         if number is None:
             ref = f"collector number '{line.number}'" if line.number else f"name '{line.name}'"
             raise ApplicationError(f"{section}[{i}]: no card with {ref}.", field=f"{section}[{i}]")
@@ -231,16 +248,17 @@ def deck_judge(
     choice = rules_choice_get(ruler_slug=ruler, geas_slug=geas, on=on)
     if attribute and not attribute_exists(attribute):
         raise ApplicationError(f"Unknown attribute '{attribute}'.", field="attribute")
+    # One lookup for both sections: every card the list names, with its facts.
+    number_of_name, facts = _lines_resolve((*main, *resources))
     draft = DeckDraft(
         ruler=ruler,
         geas=geas,
         attribute=attribute or "",
         rules_date=on,
-        main=draft_section_of_lines(section="main", lines=main),
-        resources=draft_section_of_lines(section="resources", lines=resources),
+        main=_section_counts("main", main, number_of_name, facts, bounded=False),
+        resources=_section_counts("resources", resources, number_of_name, facts, bounded=False),
     )
     chosen = {line.number for line in (*main, *resources) if line.number}
-    facts = card_facts_by_number(draft.numbers())
     sections = {section: draft.section(section) for section in JUDGED_SECTIONS}
     deck = deck_snapshot_of(sections=sections, attribute=draft.attribute, facts=facts, chosen=chosen)
     return DraftJudgement(draft, choice, deck, validate_deck(deck, choice.rules), facts, ())

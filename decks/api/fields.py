@@ -25,6 +25,9 @@ _DECIMAL_ZERO = re.compile(r"\.0*\s*$")  # DRF's IntegerField takes "5.0" and 5.
 
 def _text(value: Any) -> str:
     """A CharField's reading: a string or a number, trimmed; no NUL, no lone surrogate."""
+    # The common case first: printable ASCII text has neither (every validate line goes through here).
+    if value.__class__ is str and value.isascii() and value.isprintable():
+        return value.strip()
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         raise PydanticCustomError("not_a_string", "Not a valid string.")
     text = str(value).strip()
