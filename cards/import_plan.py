@@ -6,12 +6,14 @@ writing steps (cards.services) and the job lifecycle (cards.import_jobs) both wo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from datetime import date
 from typing import Any, TypeVar
 
 from django.db import models
+
+from gatesite.iterables import chunks
 
 from .importers.parsing import consistency_errors
 from .importers.records import RULES_FIELDS, CardRecord, ImportFileError, ParsedFile, SetRecord
@@ -221,7 +223,7 @@ def plan_files(files: list[ParsedFile], progress: Progress | None) -> CatalogPla
     faction_names = {pk: name for name, pk in plan.faction_ids.items()}
     whole = _whole_tables(plan)
     seen: set[str] = set()
-    for chunk in chunks(plan.printings.values()):
+    for chunk in chunks(plan.printings.values(), BATCH_SIZE):
         names = [name for name in dict.fromkeys(r.name for r in chunk) if name not in seen]
         seen.update(names)
         cards = whole.cards if whole else _existing_cards(names)
@@ -319,7 +321,7 @@ def _factions_plan(plan: CatalogPlan) -> None:
 
 def _attributes_plan(plan: CatalogPlan) -> None:
     wanted = {a for c in plan.cards.values() for a in c.attributes}
-    for chunk in chunks(sorted(wanted)):
+    for chunk in chunks(sorted(wanted), BATCH_SIZE):
         plan.attribute_ids.update(Attribute.objects.filter(name__in=chunk).values_list("name", "pk"))
     plan.attributes_new = sorted(wanted - plan.attribute_ids.keys())
 
@@ -376,18 +378,7 @@ def json_value(value: object) -> object:
 def rows_by_key(model: type[_M], key: str, values: Iterable[str]) -> dict[str, _M]:
     """Existing rows whose `key` is in values, in batched `IN` queries."""
     found: dict[str, _M] = {}
-    for chunk in chunks(sorted(set(values))):
+    for chunk in chunks(sorted(set(values)), BATCH_SIZE):
         for obj in model._default_manager.filter(**{f"{key}__in": chunk}):
             found[getattr(obj, key)] = obj
     return found
-
-
-def chunks(values: Iterable[_T], size: int = BATCH_SIZE) -> Iterator[list[_T]]:
-    batch: list[_T] = []
-    for value in values:
-        batch.append(value)
-        if len(batch) == size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch

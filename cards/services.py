@@ -14,6 +14,8 @@ from django.db import connection, models, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
+from gatesite.iterables import chunks
+
 from .catalog import catalog_version_bump
 from .folding import card_search_text
 from .import_plan import (
@@ -23,7 +25,6 @@ from .import_plan import (
     ImportResult,
     Progress,
     catalog_plan,
-    chunks,
     files_check_across,
     json_value,
     plan_files,
@@ -233,7 +234,7 @@ def _cards_upsert(plan: CatalogPlan) -> None:
     if changed:
         Card.objects.bulk_update(changed, [*sorted(changed_fields), "search_text"], batch_size=BATCH_SIZE)
     # A changed card's links are replaced whole: fewer queries than diffing pairs.
-    for chunk in chunks(relink):
+    for chunk in chunks(relink, BATCH_SIZE):
         link_model.objects.filter(card_id__in=chunk).delete()
     names = {c.card_id: c.name for c in plan.card_changes}
     links = [
@@ -317,7 +318,7 @@ def _insert_rows(
     if not rows:
         return ids
     if connection.vendor != "postgresql":
-        for chunk in chunks(rows):
+        for chunk in chunks(rows, BATCH_SIZE):
             objs = [model(**dict(zip(fields, row, strict=True))) for row in chunk]
             model._default_manager.bulk_create(objs, batch_size=BATCH_SIZE)
             if key is not None:
