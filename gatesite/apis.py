@@ -45,23 +45,25 @@ class TokenApi(APIView):
     parser_classes = [JSONParser, FormParser]
     renderer_classes = [JSONRenderer]
 
-    class OutputSerializer(serializers.Serializer):
+    class TokenOutputSerializer(serializers.Serializer):
         token = serializers.CharField()
         expiry = serializers.DateTimeField()
 
     @extend_schema(
         request=AuthTokenSerializer,
         responses={
-            200: OutputSerializer,
+            200: TokenOutputSerializer,
             400: OpenApiResponse(OpenApiTypes.OBJECT, description="Wrong username or password, or a bad body."),
             429: OpenApiResponse(_ERROR, description="Too many tries: throttled, or sign-in locked out."),
         },
     )
     def post(self, request: Request) -> Response:
-        serializer = AuthTokenSerializer(data=request.data, context={"request": request})
+        # Django's own request, not DRF's wrapper: django-axes marks a locked-out sign-in on the request it
+        # is given, and its middleware (which turns that into the 429) only sees Django's.
+        serializer = AuthTokenSerializer(data=request.data, context={"request": request._request})
         serializer.is_valid(raise_exception=True)
         token, key = api_token_create(user=serializer.validated_data["user"])
-        return Response(self.OutputSerializer({"token": key, "expiry": token.expires_at}).data)
+        return Response(self.TokenOutputSerializer({"token": key, "expiry": token.expires_at}).data)
 
 
 class TokenRevokeApi(APIView):
@@ -70,15 +72,19 @@ class TokenRevokeApi(APIView):
     permission_classes = [IsAuthenticated]
     parser_classes = [JSONParser, FormParser]
 
-    class InputSerializer(serializers.Serializer):
+    class TokenRevokeInputSerializer(serializers.Serializer):
         all = serializers.BooleanField(default=False)
 
     @extend_schema(
-        request=InputSerializer,
-        responses={200: inline_serializer("TokenRevoked", {"revoked": serializers.IntegerField()}), 401: _ERROR},
+        request=TokenRevokeInputSerializer,
+        responses={
+            200: inline_serializer("TokenRevoked", {"revoked": serializers.IntegerField()}),
+            400: OpenApiResponse(OpenApiTypes.OBJECT, description="A bad body."),
+            401: _ERROR,
+        },
     )
     def post(self, request: Request) -> Response:
-        serializer = self.InputSerializer(data=request.data)
+        serializer = self.TokenRevokeInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         one = None if serializer.validated_data["all"] else request.auth
         return Response({"revoked": api_tokens_revoke(user=request.user, token=one)})

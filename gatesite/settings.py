@@ -200,8 +200,8 @@ NUM_PROXIES = env.int("NUM_PROXIES", default=0)
 # https://www.django-rest-framework.org/api-guide/settings/
 # Session authentication for the browser (CSRF enforced on writes), token authentication for
 # scripts (`Authorization: Token <key>`; a key from POST /api/v1/auth/token/ or
-# `manage.py drf_create_token <username>`; hashed, gatesite/accounts/). Token first: an anonymous write then gets 401 with a
-# `WWW-Authenticate: Token` header rather than a bare 403.
+# `manage.py drf_create_token <username>`; stored hashed, gatesite/accounts/). Token first: an
+# anonymous write then gets 401 with a `WWW-Authenticate: Token` header rather than a bare 403.
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "gatesite.accounts.authentication.ApiTokenAuthentication",

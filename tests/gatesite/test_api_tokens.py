@@ -30,6 +30,10 @@ def _token_for(client, username="alice", password="correct horse battery"):
     return client.post(TOKEN_URL, {"username": username, "password": password}, content_type="application/json")
 
 
+def _revoke(client, body=None, **extra):
+    return client.post(REVOKE_URL, body or {}, content_type="application/json", **extra)
+
+
 def _authenticates(client, key: str) -> bool:
     return client.get(WHO, HTTP_AUTHORIZATION=f"Token {key}").status_code == 200
 
@@ -88,7 +92,7 @@ def test_the_owner_revokes_the_token_used(client, user):
     _, used = api_token_create(user=user)
     _, other = api_token_create(user=user)
 
-    response = client.post(REVOKE_URL, HTTP_AUTHORIZATION=f"Token {used}")
+    response = _revoke(client, HTTP_AUTHORIZATION=f"Token {used}")
 
     assert response.status_code == 200
     assert response.json() == {"revoked": 1}
@@ -101,7 +105,7 @@ def test_the_owner_revokes_all_their_tokens_and_no_one_elses(client, user, other
     _, other = api_token_create(user=user)
     _, theirs = api_token_create(user=other_user)
 
-    response = client.post(REVOKE_URL, {"all": True}, content_type="application/json", HTTP_AUTHORIZATION=f"Token {used}")
+    response = _revoke(client, {"all": True}, HTTP_AUTHORIZATION=f"Token {used}")
 
     assert response.json() == {"revoked": 2}
     assert not _authenticates(client, used)
@@ -113,13 +117,13 @@ def test_a_signed_in_session_revokes_all_its_owners_tokens(client, user):
     _, key = api_token_create(user=user)
     client.force_login(user)
 
-    assert client.post(REVOKE_URL).json() == {"revoked": 1}
+    assert _revoke(client).json() == {"revoked": 1}
     client.logout()
     assert not _authenticates(client, key)
 
 
 def test_revoking_needs_credentials(client):
-    assert client.post(REVOKE_URL).status_code == 401
+    assert _revoke(client).status_code == 401
 
 
 def test_creating_a_token_drops_the_users_expired_ones(user, settings):
