@@ -24,7 +24,9 @@ document.addEventListener("securitypolicyviolation", (e) => {
 """
 
 
-def test_the_editor_works_under_the_policy_without_a_violation(chromium: Any, live_server: Any, practice_catalog: None) -> None:
+def test_the_editor_works_under_the_policy_without_a_violation(
+    chromium: Any, live_server: Any, practice_catalog: None
+) -> None:
     from playwright.sync_api import expect
 
     expect.set_options(timeout=TIMEOUT_MS)
@@ -55,5 +57,7 @@ def test_the_editor_works_under_the_policy_without_a_violation(chromium: Any, li
     assert "script-src 'self'" in response.headers["content-security-policy"]
     assert violations == []
     # What the browser says of a blocked script or eval, and what htmx says when allowEval stops it.
-    blocked = [m for m in console if re.search(r"Content Security Policy|Refused to|EvalError|evalDisallowed|^pageerror", m)]
+    blocked = [
+        m for m in console if re.search(r"Content Security Policy|Refused to|EvalError|evalDisallowed|^pageerror", m)
+    ]
     assert not blocked, console

@@ -47,7 +47,9 @@ def test_a_forged_x_forwarded_for_does_not_reset_the_token_endpoints_limit(clien
     guess = {"username": "alice", "password": "wrong"}
 
     statuses = [
-        client.post(TOKEN_URL, guess, content_type="application/json", HTTP_X_FORWARDED_FOR=f"203.0.113.{i}").status_code
+        client.post(
+            TOKEN_URL, guess, content_type="application/json", HTTP_X_FORWARDED_FOR=f"203.0.113.{i}"
+        ).status_code
         for i in range(3)
     ]
 

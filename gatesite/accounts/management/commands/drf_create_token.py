@@ -30,4 +30,6 @@ class Command(BaseCommand):
         if reset:
             api_tokens_revoke(user=user)
         token, key = api_token_create(user=user)
-        self.stdout.write(f"Generated token {key} for user {username}, valid until {token.expires_at:%Y-%m-%d %H:%M} UTC")
+        self.stdout.write(
+            f"Generated token {key} for user {username}, valid until {token.expires_at:%Y-%m-%d %H:%M} UTC"
+        )
