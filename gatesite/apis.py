@@ -3,15 +3,20 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
-from rest_framework.authtoken.views import ObtainAuthToken
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.parsers import FormParser, JSONParser
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from .accounts.services import api_token_create, api_tokens_revoke
 from .throttling import TokenThrottle
+
+_ERROR = inline_serializer("TokenError", {"detail": serializers.CharField()})
 
 
 class PingApi(APIView):
@@ -29,9 +34,57 @@ class PingApi(APIView):
         return Response({"ok": True})
 
 
-class TokenApi(ObtainAuthToken):
-    """POST a username and password, get the API token of that account (the same one every time)."""
+class TokenApi(APIView):
+    """POST a username and password, get a new API token (shown this once; stored hashed) and its expiry."""
 
+    permission_classes = [AllowAny]
+    # Credentials come in the body: no session (and so no CSRF check) on the way in.
+    authentication_classes: list[Any] = []
     throttle_classes = [TokenThrottle]
     throttle_scope = "token"
     parser_classes = [JSONParser, FormParser]
+    renderer_classes = [JSONRenderer]
+
+    class TokenOutputSerializer(serializers.Serializer):
+        token = serializers.CharField()
+        expiry = serializers.DateTimeField()
+
+    @extend_schema(
+        request=AuthTokenSerializer,
+        responses={
+            200: TokenOutputSerializer,
+            400: OpenApiResponse(OpenApiTypes.OBJECT, description="Wrong username or password, or a bad body."),
+            429: OpenApiResponse(_ERROR, description="Too many tries: throttled, or sign-in locked out."),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        # Django's own request, not DRF's wrapper: django-axes marks a locked-out sign-in on the request it
+        # is given, and its middleware (which turns that into the 429) only sees Django's.
+        serializer = AuthTokenSerializer(data=request.data, context={"request": request._request})
+        serializer.is_valid(raise_exception=True)
+        token, key = api_token_create(user=serializer.validated_data["user"])
+        return Response(self.TokenOutputSerializer({"token": key, "expiry": token.expires_at}).data)
+
+
+class TokenRevokeApi(APIView):
+    """Revoke the token this request carries, or every token of its owner (`{"all": true}`, or signed in by session)."""
+
+    permission_classes = [IsAuthenticated]
+    parser_classes = [JSONParser, FormParser]
+
+    class TokenRevokeInputSerializer(serializers.Serializer):
+        all = serializers.BooleanField(default=False)
+
+    @extend_schema(
+        request=TokenRevokeInputSerializer,
+        responses={
+            200: inline_serializer("TokenRevoked", {"revoked": serializers.IntegerField()}),
+            400: OpenApiResponse(OpenApiTypes.OBJECT, description="A bad body."),
+            401: _ERROR,
+        },
+    )
+    def post(self, request: Request) -> Response:
+        serializer = self.TokenRevokeInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        one = None if serializer.validated_data["all"] else request.auth
+        return Response({"revoked": api_tokens_revoke(user=request.user, token=one)})

@@ -6,6 +6,7 @@ Celery runs tasks eagerly in-process, so `make run` and `make test` need no serv
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -42,7 +43,10 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    # API tokens, stored hashed (gatesite/accounts/models.py); replaces rest_framework.authtoken.
+    "gatesite.accounts",
+    "axes",
+    "csp",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -56,6 +60,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -64,6 +69,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a locked-out sign-in into the lockout answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "gatesite.urls"
@@ -103,6 +110,27 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# --- Sign-in lockout (django-axes, https://django-axes.readthedocs.io/en/latest/4_configuration.html) ---
+# Failed sign-ins at /accounts/login/, /admin/login/ and POST /api/v1/auth/token/ are counted in
+# the database per username and, separately, per client address (the same one the API throttles
+# use: gatesite.throttling.client_ip). Past AXES_FAILURE_LIMIT the sign-in is refused, with a
+# message (gatesite/accounts/lockout.py), for AXES_COOLOFF_MINUTES; a successful sign-in resets
+# the count. Unlock: `manage.py axes_reset` (all), `axes_reset_username <name>`, `axes_reset_ip
+# <address>`, or delete the rows in the admin (Axes › Access attempts).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "gatesite.throttling.client_ip"
+AXES_LOCKOUT_CALLABLE = "gatesite.accounts.lockout.lockout_response"
+AXES_HTTP_RESPONSE_CODE = 429
+# --- end of the sign-in lockout ---
+
 # https://docs.djangoproject.com/en/5.2/ref/settings/#login-url
 LOGIN_URL = "/accounts/login/"
 # https://docs.djangoproject.com/en/5.2/ref/settings/#login-redirect-url
@@ -138,14 +166,45 @@ if not DEBUG:
     SECURE_CONTENT_TYPE_NOSNIFF = True
     X_FRAME_OPTIONS = "DENY"
 
+# --- Content-Security-Policy (django-csp, https://django-csp.readthedocs.io/en/latest/configuration.html) ---
+# Scripts only from this server's files: no inline <script>, no on…= handlers, no eval (htmx runs with
+# allowEval off: templates/base.html). Inline styles stay allowed: the bar charts' sizes are per-row
+# data in style="…" attributes, and a style cannot run code. frame-ancestors repeats X-Frame-Options.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+# --- end of the Content-Security-Policy ---
+
+# --- API tokens and trusted proxies ---
+# A token from POST /api/v1/auth/token/ (or `manage.py drf_create_token <username>`) works this many
+# days; it is stored as a SHA-256 digest (gatesite/accounts/models.py) and its owner can revoke it.
+API_TOKEN_TTL_DAYS = env.int("API_TOKEN_TTL_DAYS", default=30)
+# https://www.django-rest-framework.org/api-guide/throttling/#how-clients-are-identified
+# How many reverse proxies in front of the app append to X-Forwarded-For. 0 (the default): the header
+# is ignored and the client is REMOTE_ADDR; a forged header must not give a new address (and so a
+# fresh throttle count or lockout count) per request. gatesite.throttling.client_ip reads it.
+NUM_PROXIES = env.int("NUM_PROXIES", default=0)
+# --- end of API tokens and trusted proxies ---
+
 # https://www.django-rest-framework.org/api-guide/settings/
 # Session authentication for the browser (CSRF enforced on writes), token authentication for
 # scripts (`Authorization: Token <key>`; a key from POST /api/v1/auth/token/ or
-# `manage.py drf_create_token <username>`). Token first: an anonymous write then gets 401 with a
-# `WWW-Authenticate: Token` header rather than a bare 403.
+# `manage.py drf_create_token <username>`; stored hashed, gatesite/accounts/). Token first: an
+# anonymous write then gets 401 with a `WWW-Authenticate: Token` header rather than a bare 403.
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "gatesite.accounts.authentication.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
@@ -158,6 +217,7 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "gatesite.errors.api_exception_handler",
+    "NUM_PROXIES": NUM_PROXIES,
     # https://www.django-rest-framework.org/api-guide/throttling/
     # Per client IP (anonymous) or per user, counted in the default cache. The rates are read on
     # every request (gatesite/throttling.py), so settings overrides apply; "off" disables one.
@@ -173,9 +233,12 @@ REST_FRAMEWORK = {
     },
 }
 # https://django-environ.readthedocs.io/en/latest/types.html#environ-env-cache-url
-# The API throttles count requests here: per process by default; with several gunicorn workers
-# set CACHE_URL (e.g. redis://127.0.0.1:6379/1) so that they share the counts.
-CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
+# The API throttles count requests here. With REDIS_URL set the default is that Redis, shared by
+# every gunicorn worker and machine (a per-process cache lets N workers allow N times the rates);
+# without it, per-process memory (development). CACHE_URL overrides both.
+CACHES = {"default": env.cache("CACHE_URL", default=env.str("REDIS_URL", default="") or "locmemcache://")}
+# The cache may share its Redis database with Celery's queue: its keys carry a prefix of their own.
+CACHES["default"].setdefault("KEY_PREFIX", "gatesite")
 # GET /api/v1/decks/ (public decks): how long the total of a listing stays cached, in seconds
 # (counting tens of thousands of public decks costs more than the page itself); 0 counts every time.
 DECK_LIST_COUNT_CACHE_SECONDS = env.int("DECK_LIST_COUNT_CACHE_SECONDS", default=60)

@@ -30,3 +30,6 @@ REST_FRAMEWORK = {
 ALLOWED_HOSTS = [*ALLOWED_HOSTS, "localhost"]  # noqa: F405
 # Exact totals in tests (a cached one would outlive the test's data); tests/decks/api turn it on.
 DECK_LIST_COUNT_CACHE_SECONDS = 0
+# No sign-in lockout: tests log in and fail to log in from one address all day. The lockout's own
+# tests (tests/gatesite/test_lockout.py) turn it on with the `settings` fixture.
+AXES_ENABLED = False

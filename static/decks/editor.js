@@ -137,6 +137,19 @@
     }
   });
 
+  // ---------------------------------------------------------------- the pressed button
+
+  // Every card button posts #change-form (form="change-form"), and changes pressed in quick
+  // succession wait in htmx's queue: the button that counts is the one of the submit event that
+  // queued this request, not the last one clicked. (This replaces hx-vals="js:{op: …}", which needs
+  // eval and so breaks under the Content-Security-Policy.)
+  document.body.addEventListener("htmx:configRequest", function (event) {
+    var submitter = event.detail.triggeringEvent && event.detail.triggeringEvent.submitter;
+    if (event.detail.elt.id === "change-form" && submitter && submitter.name === "op") {
+      event.detail.parameters.op = submitter.value;
+    }
+  });
+
   // ---------------------------------------------------------------- after a swap
 
   // htmx puts the focus back on an element redrawn under the same id (each card and button has

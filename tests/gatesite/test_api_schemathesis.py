@@ -55,7 +55,7 @@ def wsgi_keeps_the_connection():
 @pytest.fixture
 def api_data(wsgi_keeps_the_connection, rules, user, other_user) -> dict[str, Any]:
     """A small catalog, and decks of each visibility for Alice (the token's owner) and Charlie."""
-    from rest_framework.authtoken.models import Token
+    from gatesite.accounts.services import api_token_create
 
     volnar = FactionFactory(name="Volnar")
     dragon = AttributeFactory(name="Dragon")
@@ -69,7 +69,7 @@ def api_data(wsgi_keeps_the_connection, rules, user, other_user) -> dict[str, An
         deck = deck_create_from_draft(owner=owner, draft=DeckDraft(ruler="apprentice", main=main))
         Deck.objects.filter(pk=deck.pk).update(visibility=visibility)
         decks.append(deck.public_id)
-    return {"token": Token.objects.create(user=user).key, "decks": decks, "user": user, "main": main}
+    return {"token": api_token_create(user=user)[1], "decks": decks, "user": user, "main": main}
 
 
 def _load_schema() -> Any:

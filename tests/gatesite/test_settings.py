@@ -54,3 +54,60 @@ def test_it_uses_postgresql_redis_and_secure_cookies_when_configured():
 
     assert process.returncode == 0, process.stderr
     assert process.stdout.split() == ["django.db.backends.postgresql", "False", "True"]
+
+
+def run_settings(expression: str, **env_overrides: str) -> subprocess.CompletedProcess[str]:
+    """Print one expression of the production settings, in a fresh process with this environment."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DEBUG", "SECRET_KEY", "DATABASE_URL", "REDIS_URL", "CACHE_URL", "NUM_PROXIES")
+    }
+    env.update(env_overrides, DJANGO_SETTINGS_MODULE="gatesite.settings", SECRET_KEY="x" * 50)
+    return subprocess.run(
+        [sys.executable, "-c", f"import django; django.setup(); from django.conf import settings; print({expression})"],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+CACHE = "settings.CACHES['default']['BACKEND'], settings.CACHES['default']['LOCATION']"
+
+
+@pytest.mark.slow
+def test_the_cache_is_redis_when_redis_url_is_set():
+    process = run_settings(CACHE, REDIS_URL="redis://redis.example:6379/0")
+
+    assert process.returncode == 0, process.stderr
+    backend, location = process.stdout.split()
+    assert backend.endswith("RedisCache")
+    assert location == "redis://redis.example:6379/0"
+
+
+@pytest.mark.slow
+def test_cache_url_still_overrides_redis_url():
+    process = run_settings(CACHE, REDIS_URL="redis://redis.example:6379/0", CACHE_URL="redis://cache.example:6379/3")
+
+    assert process.returncode == 0, process.stderr
+    assert process.stdout.split()[1] == "redis://cache.example:6379/3"
+
+
+@pytest.mark.slow
+def test_the_cache_is_per_process_without_redis():
+    process = run_settings("settings.CACHES['default']['BACKEND']")
+
+    assert process.returncode == 0, process.stderr
+    assert process.stdout.strip() == "django.core.cache.backends.locmem.LocMemCache"
+
+
+@pytest.mark.slow
+def test_no_proxy_is_trusted_unless_declared():
+    declared = run_settings("settings.NUM_PROXIES, settings.REST_FRAMEWORK['NUM_PROXIES']", NUM_PROXIES="2")
+    default = run_settings("settings.NUM_PROXIES, settings.REST_FRAMEWORK['NUM_PROXIES']")
+
+    assert declared.stdout.split() == ["2", "2"], declared.stderr
+    assert default.stdout.split() == ["0", "0"], default.stderr

@@ -6,13 +6,14 @@ import json
 
 import pytest
 from django.urls import reverse
-from rest_framework.authtoken.models import Token
 
 from decks.api.bodies import DeckDetailOutput, DeckOutput, DeckVerdict
 from decks.api.outputs import deck_detail_output, deck_output
 from decks.drafts import deck_draft_of
 from decks.models import Deck, DeckCard, DeckDraft, DeckVersion, Section, Visibility
 from decks.services import deck_create_from_draft
+from gatesite.accounts.models import ApiToken, api_token_digest
+from gatesite.accounts.services import api_token_create
 from tests.decks.factories import DeckFactory, legal_apprentice_main
 
 pytestmark = pytest.mark.django_db
@@ -288,7 +289,8 @@ def test_token_authentication(client, deck_catalog, user):
 
     response = send(client, "post", LIST, body(), HTTP_AUTHORIZATION=f"Token {token}")
 
-    assert token == Token.objects.get(user=user).key
+    # Stored hashed (gatesite/accounts): the token itself is in no row.
+    assert ApiToken.objects.get(user=user).digest == api_token_digest(token) != token
     assert response.status_code == 201
     assert Deck.objects.get().owner == user
 
@@ -357,7 +359,7 @@ def test_the_browsable_api_renders_the_deck_endpoints(client, saved, user, signe
 def test_an_own_listing_and_a_deck_read_with_a_token_stay_at_a_few_queries(
     client, user, rules, django_assert_max_num_queries
 ):
-    token = Token.objects.create(user=user).key
+    _, token = api_token_create(user=user)
     for _ in range(30):
         DeckFactory(owner=user)
     deck = Deck.objects.filter(owner=user).first()
