@@ -17,7 +17,6 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from pydantic import MISSING
 from rest_framework import generics, serializers
 from rest_framework.exceptions import NotAuthenticated, NotFound, PermissionDenied
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -45,6 +44,7 @@ from decks.library.filters import DeckFilter
 from decks.models import Deck, DeckDraft, Visibility
 from decks.selectors import deck_api_queryset, deck_is_owned_by, deck_list_owned, deck_list_public
 from decks.services import StaleDeck, deck_delete, deck_save
+from gatesite.parsers import JSONParser
 
 
 class DeckValidateApi(APIView):
