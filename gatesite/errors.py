@@ -33,7 +33,8 @@ class RequestBodyTooLarge(exceptions.APIException):
 
     def __init__(self) -> None:
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-        super().__init__(f"The request body is too large (at most {filesizeformat(limit)}).")
+        size = filesizeformat(limit).replace("\xa0", " ")  # "2.5 MB", without the HTML non-breaking space
+        super().__init__(f"The request body is too large (at most {size}).")
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:

@@ -153,10 +153,10 @@ REST_FRAMEWORK = {
         "rest_framework.renderers.JSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
-    # DRF's JSON parser with a 400 for nesting too deep and a 413 for a body too large (gatesite/parsers.py).
+    # DRF's parsers with a 400 for JSON nested too deep and a 413 for a body too large (gatesite/parsers.py).
     "DEFAULT_PARSER_CLASSES": [
         "gatesite.parsers.JSONParser",
-        "rest_framework.parsers.FormParser",
+        "gatesite.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],

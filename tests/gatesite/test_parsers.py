@@ -42,7 +42,7 @@ def test_it_refuses_a_body_over_the_size_limit_with_a_413(client, settings, url,
     response = client.post(url, body, content_type=content_type)
 
     assert response.status_code == 413
-    assert response.json() == {"error": "The request body is too large (at most 1000\xa0bytes)."}
+    assert response.json() == {"error": "The request body is too large (at most 1000 bytes)."}
 
 
 def test_it_reads_a_body_at_the_size_limit(client, settings, user):
@@ -53,3 +53,14 @@ def test_it_reads_a_body_at_the_size_limit(client, settings, user):
 
     assert response.status_code == 200
     assert response.json()["token"]
+
+
+def test_it_refuses_a_form_over_the_size_limit_with_a_413(client, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+
+    response = client.post(
+        "/api/v1/auth/token/", f"username={'x' * 2000}&password=y", content_type="application/x-www-form-urlencoded"
+    )
+
+    assert response.status_code == 413
+    assert "too large" in response.json()["error"]

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import base64
-import zlib
-
 import json
 import re
+import zlib
 
 import pytest
 from django.test import Client
