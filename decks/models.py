@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -20,34 +19,18 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from decks.bounds import MAX_LINE_COUNT, MAX_LINES
-
-# Characters that make a text display as something other than what it holds: bidirectional
-# embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069, U+061C), and zero-width or
-# invisible formatting ones (U+200B-U+200F, U+2060-U+2064, U+FEFF, U+180E). A deck named
-# "\u202egnirts" reads backwards, "Ember\u200b Rush" looks like another deck's name.
-_SPOOFING = re.compile("[\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
-
-
-def spoofing_character(value: str) -> str | None:
-    """The first bidirectional-control or zero-width character in `value` as "U+202E", or None."""
-    match = _SPOOFING.search(value)
-    return f"U+{ord(match.group()):04X}" if match else None
+from decks.limits import MAX_LINE_COUNT, MAX_LINES, spoofing_refusal
 
 
 def validate_displayed_text(value: str) -> None:
     """Refuse a deck name, description or tag holding a character that changes how it displays.
 
-    The one check for every entry point: the editor's forms, the tags form and the deck API
-    (decks.api.fields) all use it.
+    The check of every entry point: the editor's forms, the tags form and the deck API
+    (decks.api.fields) use this validator; the pure text and link readers, decks.limits directly.
     """
-    code_point = spoofing_character(value)
-    if code_point is not None:
-        raise ValidationError(
-            "Invisible or text-direction control characters are not allowed (%(code_point)s).",
-            code="spoofing_character",
-            params={"code_point": code_point},
-        )
+    refusal = spoofing_refusal(value)
+    if refusal is not None:
+        raise ValidationError(refusal, code="spoofing_character")
 
 
 def new_public_id() -> str:
@@ -161,7 +144,7 @@ class DeckVersion(models.Model):
 
 
 # A line's count and a draft's size are bounded so a session or a row stays small: MAX_LINE_COUNT and
-# MAX_LINES come from decks.bounds (imported above), one definition for every entry point.
+# MAX_LINES come from decks.limits (imported above), one definition for every entry point.
 SECTIONS = tuple(Section.values)
 
 

@@ -35,7 +35,7 @@ class _Line(BaseModel):
 class DeckLine(_Line):
     number: text() | MISSING = MISSING  # type: ignore[valid-type]
     name: text() | MISSING = MISSING  # type: ignore[valid-type]
-    # Bounded as a saved deck's line is (decks.bounds): a count of 10**30 is no deck to judge.
+    # Bounded as a saved deck's line is (decks.limits): a count of 10**30 is no deck to judge.
     count: DeckCount
 
 

@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from decks.bounds import MAX_LINE_COUNT, MAX_LINES
+from decks.limits import MAX_LINE_COUNT, MAX_LINES, spoofing_refusal
 
 VERSION = "1"
-# Bounds that keep a decoded link as small as an editor draft (the deck's own from decks.bounds).
+# Bounds that keep a decoded link as small as an editor draft (the deck's own from decks.limits).
 MAX_CODE_LENGTH = 6000
 MAX_PAYLOAD_BYTES = 64_000
 MAX_COUNT = MAX_LINE_COUNT
@@ -118,6 +118,8 @@ def _linked_deck(data: Any) -> LinkedDeck:
     name = rest[0] if rest else ""
     if not isinstance(name, str) or len(name) > MAX_TEXT:
         raise DeckLinkError("The link's deck name is not valid.")
+    if (refusal := spoofing_refusal(name)) is not None:
+        raise DeckLinkError(f"The link's deck name is not valid: {refusal}")
     main_counts, resource_counts = _counts("deck", main), _counts("resources", resources)
     if len(main_counts) + len(resource_counts) > MAX_LINES:
         raise DeckLinkError(f"The link's deck has more than {MAX_LINES} different printings.")

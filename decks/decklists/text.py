@@ -34,12 +34,12 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from cards.folding import fold
-from decks.bounds import MAX_LINE_COUNT, MAX_LINES
+from decks.limits import MAX_LINE_COUNT, MAX_LINES, spoofing_refusal
 
 MAIN = "main"
 RESOURCES = "resources"
 
-# Bounds a pasted list must keep: the deck's own (decks.bounds), and the text's length.
+# Bounds a pasted list must keep: the deck's own (decks.limits), and the text's length.
 MAX_COUNT = MAX_LINE_COUNT
 MAX_TEXT_LINES = 1000
 
@@ -427,6 +427,8 @@ def _heading(
     if key in found:
         return LineError(number, shown, f"{label} is given twice; the first one counts.", field=key)
     if key == "name":
+        if (refusal := spoofing_refusal(value)) is not None:
+            return LineError(number, shown, f"The name is not read: {refusal}", field=key)
         found[key] = value[:100]
         return None
     if key == "rules_date":

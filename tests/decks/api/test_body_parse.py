@@ -16,7 +16,7 @@ from rest_framework.test import APIRequestFactory
 
 from decks.api.bodies import DeckInput, DeckPatchInput, DeckValidateInput
 from decks.api.parsing import BodyInvalid, body_parse
-from decks.bounds import MAX_LINE_COUNT
+from decks.limits import MAX_LINE_COUNT
 from gatesite.parsers import JSONParser as GatesiteJSONParser
 
 _slug = st.from_regex(r"[-a-zA-Z0-9_]{1,12}", fullmatch=True)
@@ -24,7 +24,7 @@ _slug = st.from_regex(r"[-a-zA-Z0-9_]{1,12}", fullmatch=True)
 _clean_text = st.text(
     st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), min_size=1, max_size=12
 ).filter(lambda text: text == text.strip() and text != "")
-# A count is bounded as a saved deck's line is (decks.bounds; the validate API took any count before).
+# A count is bounded as a saved deck's line is (decks.limits; the validate API took any count before).
 _line = st.one_of(
     st.fixed_dictionaries({"number": _clean_text, "count": st.integers(1, MAX_LINE_COUNT)}),
     st.fixed_dictionaries({"name": _clean_text, "count": st.integers(1, MAX_LINE_COUNT)}),

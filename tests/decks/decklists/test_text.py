@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from decks.bounds import MAX_LINES
 from decks.decklists.text import MAIN, RESOURCES, TextCard, Vocabulary, format_deck_text, name_key, parse_deck_text
+from decks.limits import MAX_LINES
 
 CARDS = {
     "Ember Squire": "Ember Squire",
@@ -238,6 +238,15 @@ def test_it_refuses_more_different_cards_than_a_deck_keeps_naming_the_line():
     assert len(parsed.main) == MAX_LINES
     assert [e.number for e in parsed.errors] == [MAX_LINES + 1, MAX_LINES + 2]
     assert f"at most {MAX_LINES} different cards" in parsed.errors[0].message
+
+
+def test_it_refuses_a_name_that_spoofs_its_display_naming_the_line():
+    parsed = parse("Name: Ember\u202eRush\n4 Spark\n")
+
+    assert parsed.name is None
+    assert [(e.number, e.field) for e in parsed.errors] == [(1, "name")]
+    assert "not allowed (U+202E)" in parsed.errors[0].message
+    assert parsed.main == {"Spark": 4}
 
 
 def test_it_prefers_a_card_whose_name_looks_like_a_count():
