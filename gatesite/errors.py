@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.template.defaultfilters import filesizeformat
 from django.views import defaults
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
+
+# Not the other way round: rest_framework.views imports gatesite.parsers (DEFAULT_PARSER_CLASSES).
+from gatesite.parsers import RequestBodyTooLarge
 
 API_PREFIX = "/api/"
 
@@ -23,18 +24,6 @@ class ApplicationError(Exception):
         super().__init__(message)
         self.message = message
         self.field = field
-
-
-class RequestBodyTooLarge(exceptions.APIException):
-    """A request body over DATA_UPLOAD_MAX_MEMORY_SIZE: 413, never read whole."""
-
-    status_code = 413
-    default_code = "request_too_large"
-
-    def __init__(self) -> None:
-        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-        size = filesizeformat(limit).replace("\xa0", " ")  # "2.5 MB", without the HTML non-breaking space
-        super().__init__(f"The request body is too large (at most {size}).")
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:

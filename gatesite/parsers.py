@@ -14,12 +14,23 @@ import io
 from typing import Any
 
 from django.conf import settings
+from django.template.defaultfilters import filesizeformat
 from rest_framework import parsers
-from rest_framework.exceptions import ParseError
-
-from gatesite.errors import RequestBodyTooLarge
+from rest_framework.exceptions import APIException, ParseError
 
 TOO_DEEP = "JSON parse error - the body is nested too deeply."
+
+
+class RequestBodyTooLarge(APIException):
+    """A request body over DATA_UPLOAD_MAX_MEMORY_SIZE: 413, never read whole."""
+
+    status_code = 413
+    default_code = "request_too_large"
+
+    def __init__(self) -> None:
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        size = filesizeformat(limit).replace("\xa0", " ")  # "2.5 MB", without the HTML non-breaking space
+        super().__init__(f"The request body is too large (at most {size}).")
 
 
 def _read_bounded(stream: Any) -> io.BytesIO:
