@@ -10,6 +10,9 @@ gatesite.errors writes:
 - 404 with path parameters or pages (`?page=0`, a page past the last);
 - 406 for an `Accept` header no renderer serves; 429 past a throttle's rate;
 - 413 (a body over DATA_UPLOAD_MAX_MEMORY_SIZE) and 415 (a media type not read) with a body.
+
+An optional query parameter that is not a string may also be sent empty (`?legal=&page_size=`,
+as an HTML form sends "any"): it then means the parameter's default (`allowEmptyValue`).
 """
 
 from __future__ import annotations
@@ -50,10 +53,18 @@ def document_errors(result: dict[str, Any], generator: Any, **kwargs: Any) -> di
     for item in result.get("paths", {}).values():
         for method, operation in item.items():
             if method in _METHODS:
+                _allow_empty_values(operation)
                 responses = operation.setdefault("responses", {})
                 for status in _statuses(operation):
                     responses.setdefault(status, _response(status))
     return result
+
+
+def _allow_empty_values(operation: dict[str, Any]) -> None:
+    for parameter in operation.get("parameters", []):
+        optional = parameter.get("in") == "query" and not parameter.get("required")
+        if optional and parameter.get("schema", {}).get("type") not in (None, "string"):
+            parameter["allowEmptyValue"] = True
 
 
 def _statuses(operation: dict[str, Any]) -> list[str]:

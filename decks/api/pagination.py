@@ -53,7 +53,7 @@ class DeckPagination(PageNumberPagination):
         """?page_size=<whole number of at least 1>, at most 100 kept (default 50); anything else is a
         400, where DRF quietly used the default."""
         raw = request.query_params.getlist(self.page_size_query_param)
-        if not raw:
+        if raw in ([], [""]):  # an empty value is no value (the schema's allowEmptyValue)
             return self.page_size
         try:
             size = int(raw[-1])
