@@ -1,8 +1,17 @@
 from __future__ import annotations
 
 import django_filters
+from django import forms
+
+from gatesite.filters import StrictBooleanFilter
 
 from .models import Card, CardType
+
+
+class _IntegerFilter(django_filters.NumberFilter):
+    """A whole number, as the schema says (a NumberFilter took 0.5): anything else is a 400."""
+
+    field_class = forms.IntegerField
 
 
 class CardFilter(django_filters.FilterSet):
@@ -10,12 +19,12 @@ class CardFilter(django_filters.FilterSet):
 
     faction = django_filters.CharFilter(method="filter_faction", help_text="Faction slug or name.")
     type = django_filters.ChoiceFilter(choices=CardType.choices)
-    level = django_filters.NumberFilter()
-    level_min = django_filters.NumberFilter(field_name="level", lookup_expr="gte")
-    level_max = django_filters.NumberFilter(field_name="level", lookup_expr="lte")
+    level = _IntegerFilter()
+    level_min = _IntegerFilter(field_name="level", lookup_expr="gte")
+    level_max = _IntegerFilter(field_name="level", lookup_expr="lte")
     attribute = django_filters.CharFilter(field_name="attributes__name", lookup_expr="iexact", distinct=True)
-    cnt = django_filters.BooleanFilter()
-    legend = django_filters.BooleanFilter()
+    cnt = StrictBooleanFilter()
+    legend = StrictBooleanFilter()
     set = django_filters.CharFilter(field_name="printings__card_set__code", lookup_expr="iexact", distinct=True)
     name = django_filters.CharFilter(field_name="name", lookup_expr="icontains")
 

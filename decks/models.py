@@ -16,7 +16,21 @@ from datetime import date
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
+
+from decks.limits import MAX_LINE_COUNT, MAX_LINES, spoofing_refusal
+
+
+def validate_displayed_text(value: str) -> None:
+    """Refuse a deck name, description or tag holding a character that changes how it displays.
+
+    The check of every entry point: the editor's forms, the tags form and the deck API
+    (decks.api.fields) use this validator; the pure text and link readers, decks.limits directly.
+    """
+    refusal = spoofing_refusal(value)
+    if refusal is not None:
+        raise ValidationError(refusal, code="spoofing_character")
 
 
 def new_public_id() -> str:
@@ -129,9 +143,8 @@ class DeckVersion(models.Model):
         return f"{self.deck_id} v{self.version}"
 
 
-# A line's count and a draft's size are bounded so a session or a row stays small.
-MAX_LINE_COUNT = 99
-MAX_LINES = 300
+# A line's count and a draft's size are bounded so a session or a row stays small: MAX_LINE_COUNT and
+# MAX_LINES come from decks.limits (imported above), one definition for every entry point.
 SECTIONS = tuple(Section.values)
 
 

@@ -6,7 +6,6 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.authtoken.serializers import AuthTokenSerializer
-from rest_framework.parsers import FormParser, JSONParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
@@ -14,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .accounts.services import api_token_create, api_tokens_revoke
+from .parsers import FormParser, JSONParser
 from .throttling import TokenThrottle
 
 _ERROR = inline_serializer("TokenError", {"detail": serializers.CharField()})
@@ -66,14 +66,25 @@ class TokenApi(APIView):
         return Response(self.TokenOutputSerializer({"token": key, "expiry": token.expires_at}).data)
 
 
+class _JsonBooleanField(serializers.BooleanField):
+    """true or false only, as the schema says: DRF's BooleanField would also take 0, 1, "yes", "off"."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if data is True or data is False:
+            return data
+        self.fail("invalid", input=data)
+        raise AssertionError("unreachable")  # self.fail raises
+
+
 class TokenRevokeApi(APIView):
     """Revoke the token this request carries, or every token of its owner (`{"all": true}`, or signed in by session)."""
 
     permission_classes = [IsAuthenticated]
-    parser_classes = [JSONParser, FormParser]
+    # JSON only: a form sends every value as text, and `all=0` is no boolean to the schema.
+    parser_classes = [JSONParser]
 
     class TokenRevokeInputSerializer(serializers.Serializer):
-        all = serializers.BooleanField(default=False)
+        all = _JsonBooleanField(default=False)
 
     @extend_schema(
         request=TokenRevokeInputSerializer,

@@ -212,6 +212,12 @@ REST_FRAMEWORK = {
         "rest_framework.renderers.JSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
+    # DRF's parsers with a 400 for JSON nested too deep and a 413 for a body too large (gatesite/parsers.py).
+    "DEFAULT_PARSER_CLASSES": [
+        "gatesite.parsers.JSONParser",
+        "gatesite.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
@@ -253,6 +259,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Every status an operation can answer is in the schema: the errors any DRF view can give are
+    # added once (gatesite/schema.py), after drf-spectacular's own enum hook.
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "gatesite.schema.document_errors"],
 }
 
 # https://docs.celeryq.dev/en/stable/userguide/configuration.html

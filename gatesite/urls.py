@@ -38,3 +38,8 @@ urlpatterns = [
         name="api-docs",
     ),
 ]
+
+# Under /api/ every error is JSON, even when no API view answers (gatesite/errors.py).
+handler400 = "gatesite.errors.bad_request"
+handler404 = "gatesite.errors.page_not_found"
+handler500 = "gatesite.errors.server_error"

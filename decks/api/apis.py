@@ -17,7 +17,6 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from pydantic import MISSING
 from rest_framework import generics, serializers
 from rest_framework.exceptions import NotAuthenticated, NotFound, PermissionDenied
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -45,6 +44,7 @@ from decks.library.filters import DeckFilter
 from decks.models import Deck, DeckDraft, Visibility
 from decks.selectors import deck_api_queryset, deck_is_owned_by, deck_list_owned, deck_list_public
 from decks.services import StaleDeck, deck_delete, deck_save
+from gatesite.parsers import JSONParser
 
 
 class DeckValidateApi(APIView):
@@ -111,6 +111,19 @@ def _draft_from(data: dict[str, Any], base: DeckDraft | None = None) -> DeckDraf
     return replace(base, **changes)
 
 
+def _public_asked(request: Request) -> bool:
+    """?public=true|false (1|0; absent: false); anything else is a 400, as the schema's boolean says."""
+    values = request.query_params.getlist("public")
+    if not values:
+        return False
+    if len(values) > 1 or values[0].lower() not in _BOOLEANS:
+        raise serializers.ValidationError({"public": ["Must be a valid boolean (true or false)."]})
+    return _BOOLEANS[values[0].lower()]
+
+
+_BOOLEANS = {"true": True, "1": True, "false": False, "0": False}
+
+
 class DeckListApi(generics.ListAPIView):
     """Saved decks: your own (signed in), or public decks (anonymous, or ?public=true); create one."""
 
@@ -120,9 +133,7 @@ class DeckListApi(generics.ListAPIView):
 
     def get_queryset(self) -> QuerySet[Deck]:
         user = self.request.user
-        self.public_listing = not (
-            user.is_authenticated and self.request.query_params.get("public", "").lower() not in ("true", "1")
-        )
+        self.public_listing = _public_asked(self.request) or not user.is_authenticated
         return deck_list_public() if self.public_listing else deck_list_owned(user=user)
 
     def get_serializer(self, *args: Any, **kwargs: Any) -> serializers.Serializer:

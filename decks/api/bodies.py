@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import MISSING, BaseModel, ConfigDict, Field, create_model, model_validator
 from pydantic_core import PydanticCustomError
 
-from decks.api.fields import Count, DeckCount, IsoDate, integer, slug, text
+from decks.api.fields import DeckCount, IsoDate, displayed_text, integer, slug, text
 from decks.models import MAX_LINES, Visibility
 
 # PositiveIntegerField's ceiling in PostgreSQL: a larger `version` is refused, not sent to the database.
@@ -35,7 +35,8 @@ class _Line(BaseModel):
 class DeckLine(_Line):
     number: text() | MISSING = MISSING  # type: ignore[valid-type]
     name: text() | MISSING = MISSING  # type: ignore[valid-type]
-    count: Count
+    # Bounded as a saved deck's line is (decks.limits): a count of 10**30 is no deck to judge.
+    count: DeckCount
 
 
 class DeckValidateInput(BaseModel):
@@ -47,8 +48,8 @@ class DeckValidateInput(BaseModel):
     geas: slug() | None = None  # type: ignore[valid-type]
     as_of: IsoDate | None = None
     attribute: text(blank=True) | None = None  # type: ignore[valid-type]
-    main: list[DeckLine]
-    resources: list[DeckLine] = []
+    main: Annotated[list[DeckLine], Field(max_length=MAX_LINES)]
+    resources: Annotated[list[DeckLine], Field(max_length=MAX_LINES)] = []
 
 
 class DeckViolation(BaseModel):
@@ -94,8 +95,8 @@ class DeckInput(BaseModel):
 
     model_config = ConfigDict(title="DeckInput")
 
-    name: text(blank=True, max_length=100) = ""  # type: ignore[valid-type]
-    description: text(blank=True, max_length=5000) = ""  # type: ignore[valid-type]
+    name: displayed_text(max_length=100) = ""  # type: ignore[valid-type]
+    description: displayed_text(max_length=5000) = ""  # type: ignore[valid-type]
     visibility: VisibilityChoice = Visibility.PRIVATE.value
     ruler: slug(max_length=100) = Field(description="Ruler slug (GET /api/v1/rulers/).")  # type: ignore[valid-type]
     geas: slug(max_length=100) | None = Field(

@@ -12,11 +12,12 @@ import re
 from datetime import date
 from typing import Annotated, Any
 
+from django.core.exceptions import ValidationError
 from django.utils.dateparse import parse_date
 from pydantic import BeforeValidator, Field, StringConstraints
 from pydantic_core import PydanticCustomError
 
-from decks.models import MAX_LINE_COUNT
+from decks.models import MAX_LINE_COUNT, validate_displayed_text
 
 SLUG_PATTERN = r"^[-a-zA-Z0-9_]+$"
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -39,6 +40,16 @@ def _text(value: Any) -> str:
             "Surrogate characters are not allowed: U+{code_point}.",
             {"code_point": f"{ord(surrogate.group()):X}"},
         )
+    return text
+
+
+def _displayed_text(value: Any) -> str:
+    """A text players see as a deck's name or description: _text, without display-spoofing characters."""
+    text = _text(value)
+    try:
+        validate_displayed_text(text)
+    except ValidationError as exc:
+        raise PydanticCustomError("spoofing_character", exc.messages[0]) from None
     return text
 
 
@@ -91,6 +102,11 @@ def text(*, blank: bool = False, max_length: int | None = None, pattern: str | N
     return Annotated[str, constraints, BeforeValidator(_text)]
 
 
+def displayed_text(*, max_length: int) -> Any:
+    """A deck's name or description (may be blank): no character that changes how it displays."""
+    return Annotated[str, StringConstraints(max_length=max_length), BeforeValidator(_displayed_text)]
+
+
 def slug(*, max_length: int | None = None) -> Any:
     """Letters, digits, '-' and '_' (DRF's SlugField)."""
     return text(max_length=max_length, pattern=SLUG_PATTERN)
@@ -102,5 +118,4 @@ def integer(*, ge: int, le: int) -> Any:
 
 
 IsoDate = Annotated[date, BeforeValidator(_date)]
-Count = Annotated[int, Field(ge=1), BeforeValidator(_count)]
 DeckCount = Annotated[int, Field(ge=1, le=MAX_LINE_COUNT), BeforeValidator(_deck_count)]

@@ -10,6 +10,7 @@ from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
 from django.utils.functional import cached_property
+from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 
@@ -47,6 +48,20 @@ class DeckPagination(PageNumberPagination):
     page_size = 50
     page_size_query_param = "page_size"
     max_page_size = 100
+
+    def get_page_size(self, request: Request) -> int:
+        """?page_size=<whole number of at least 1>, at most 100 kept (default 50); anything else is a
+        400, where DRF quietly used the default."""
+        raw = request.query_params.getlist(self.page_size_query_param)
+        if raw in ([], [""]):  # an empty value is no value (the schema's allowEmptyValue)
+            return self.page_size
+        try:
+            size = int(raw[-1])
+        except ValueError:
+            size = 0
+        if len(raw) > 1 or size < 1:
+            raise ValidationError({"page_size": ["A whole number of at least 1."]})
+        return min(size, self.max_page_size)
 
     def paginate_queryset(self, queryset: QuerySet[Deck], request: Request, view: Any = None) -> list[Deck] | None:
         public = getattr(view, "public_listing", False)

@@ -16,6 +16,8 @@ from pydantic_core import ErrorDetails
 from rest_framework.exceptions import APIException, ParseError
 from rest_framework.request import Request
 
+from gatesite.parsers import TOO_DEEP
+
 Body = TypeVar("Body", bound=BaseModel)
 
 NON_FIELD = "non_field_errors"
@@ -62,8 +64,13 @@ def body_parse(model: type[Body], request: Request) -> Body:
         return model.model_validate_json(raw) if raw is not None else model.model_validate(request.data)
     except ValidationError as error:
         if error.errors()[0]["type"] == "json_invalid":
-            raise ParseError(f"JSON parse error - {error.errors()[0]['ctx']['error']}") from None
+            reason = error.errors()[0]["ctx"]["error"]
+            # pydantic's reader stops at 200 levels; say so as the project's JSON parser does.
+            raise ParseError(TOO_DEEP if "recursion limit" in reason else f"JSON parse error - {reason}") from None
         raise BodyInvalid(error) from None
+    except RecursionError:
+        # Nested deeper than Python's stack allows (pydantic's JSON reader stops at 200 levels first).
+        raise ParseError(TOO_DEEP) from None
 
 
 def _json_bytes(request: Request) -> bytes | None:

@@ -21,12 +21,13 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from decks.limits import MAX_LINE_COUNT, MAX_LINES, spoofing_refusal
+
 VERSION = "1"
-# Bounds that keep a decoded link as small as an editor draft (decks.models.MAX_LINES, MAX_LINE_COUNT).
+# Bounds that keep a decoded link as small as an editor draft (the deck's own from decks.limits).
 MAX_CODE_LENGTH = 6000
 MAX_PAYLOAD_BYTES = 64_000
-MAX_LINES = 300
-MAX_COUNT = 99
+MAX_COUNT = MAX_LINE_COUNT
 MAX_TEXT = 100
 
 _CODE = re.compile(r"^[A-Za-z0-9_-]+$")
@@ -91,6 +92,9 @@ def decode_deck_link(code: str) -> LinkedDeck:
         if decompressor.unconsumed_tail or not decompressor.eof:
             raise DeckLinkError("The link is damaged or incomplete (was it cut off when copied?).")
         data = json.loads(raw.decode())
+    except RecursionError:
+        # A few dozen characters inflate to thousands of nested brackets; a deck is nested two deep.
+        raise DeckLinkError("The link does not hold a deck (its data is nested too deeply).") from None
     except (binascii.Error, zlib.error, UnicodeDecodeError, ValueError) as exc:
         if isinstance(exc, DeckLinkError):
             raise
@@ -114,6 +118,8 @@ def _linked_deck(data: Any) -> LinkedDeck:
     name = rest[0] if rest else ""
     if not isinstance(name, str) or len(name) > MAX_TEXT:
         raise DeckLinkError("The link's deck name is not valid.")
+    if (refusal := spoofing_refusal(name)) is not None:
+        raise DeckLinkError(f"The link's deck name is not valid: {refusal}")
     main_counts, resource_counts = _counts("deck", main), _counts("resources", resources)
     if len(main_counts) + len(resource_counts) > MAX_LINES:
         raise DeckLinkError(f"The link's deck has more than {MAX_LINES} different printings.")

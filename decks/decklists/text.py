@@ -34,12 +34,13 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from cards.folding import fold
+from decks.limits import MAX_LINE_COUNT, MAX_LINES, spoofing_refusal
 
 MAIN = "main"
 RESOURCES = "resources"
 
-# Bounds a pasted list must keep (the editor's draft keeps the same: decks.models).
-MAX_COUNT = 99
+# Bounds a pasted list must keep: the deck's own (decks.limits), and the text's length.
+MAX_COUNT = MAX_LINE_COUNT
 MAX_TEXT_LINES = 1000
 
 # Type -> heading of its group in the written list, in the order the groups are written.
@@ -352,6 +353,11 @@ class _Reader:
         if not 1 <= count <= self.max_count:
             self.errors.append(LineError(number, shown, f"The count must be from 1 to {self.max_count}, not {count}."))
             return
+        if name not in self.sections[self.section] and len(self.sections[self.section]) >= MAX_LINES:
+            self.errors.append(
+                LineError(number, shown, f"A deck keeps at most {MAX_LINES} different cards; this line was left out.")
+            )
+            return
         total = self.sections[self.section].get(name, 0) + count
         if total > self.max_count:
             self.errors.append(
@@ -421,6 +427,8 @@ def _heading(
     if key in found:
         return LineError(number, shown, f"{label} is given twice; the first one counts.", field=key)
     if key == "name":
+        if (refusal := spoofing_refusal(value)) is not None:
+            return LineError(number, shown, f"The name is not read: {refusal}", field=key)
         found[key] = value[:100]
         return None
     if key == "rules_date":

@@ -8,7 +8,7 @@ from urllib.parse import urlencode
 from django import forms
 
 from cards.models import CardType
-from decks.models import Section
+from decks.models import Section, validate_displayed_text
 
 from .services import ACTIONS, DraftChange
 
@@ -27,8 +27,10 @@ class DeckChangeForm(forms.Form):
     number = forms.CharField(max_length=40, required=False)
     section = forms.ChoiceField(choices=Section.choices, required=False)
     value = forms.CharField(max_length=100, required=False)
-    name = forms.CharField(max_length=100, required=False)
-    description = forms.CharField(max_length=5000, required=False, widget=forms.Textarea)
+    name = forms.CharField(max_length=100, required=False, validators=[validate_displayed_text])
+    description = forms.CharField(
+        max_length=5000, required=False, widget=forms.Textarea, validators=[validate_displayed_text]
+    )
     base_version = forms.IntegerField(min_value=1, required=False)
 
     def clean(self) -> dict[str, Any]:
@@ -120,4 +122,4 @@ class CardFilterForm(forms.Form):
 
 
 class DeckSaveForm(forms.Form):
-    name = forms.CharField(max_length=100, required=False, label="Deck name")
+    name = forms.CharField(max_length=100, required=False, label="Deck name", validators=[validate_displayed_text])

@@ -7,6 +7,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from cards.models import Card, Printing
 from decks.models import Deck, DeckCard, Section
+from gatesite.filters import StrictBooleanFilter
 
 
 class DeckFilter(django_filters.FilterSet):
@@ -20,7 +21,7 @@ class DeckFilter(django_filters.FilterSet):
         help_text="A card by name or by any of its collector numbers (every printing of the name counts), "
         "else part of a name: decks that play it.",
     )
-    legal = django_filters.BooleanFilter(help_text="The verdict at the deck's last save or revalidation.")
+    legal = StrictBooleanFilter(help_text="The verdict at the deck's last save or revalidation.")
     sort = django_filters.ChoiceFilter(
         choices=[(key, key) for key in ("newest", "-newest", "most_copied", "-most_copied")],
         method="filter_sort",

@@ -6,11 +6,13 @@ from typing import Any
 
 from django import forms
 
-from decks.models import DeckTag
+from decks.models import DeckTag, validate_displayed_text
 
 
 class TagForm(forms.Form):
-    name = forms.CharField(max_length=DeckTag._meta.get_field("name").max_length, label="Tag")
+    name = forms.CharField(
+        max_length=DeckTag._meta.get_field("name").max_length, label="Tag", validators=[validate_displayed_text]
+    )
 
 
 class ArchiveForm(forms.Form):

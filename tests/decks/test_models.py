@@ -4,9 +4,10 @@ import datetime
 import json
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError
 
-from decks.models import MAX_LINE_COUNT, DeckDraft, new_public_id
+from decks.models import MAX_LINE_COUNT, DeckDraft, new_public_id, validate_displayed_text
 from tests.decks.factories import DeckCardFactory, DeckFactory
 
 
@@ -94,3 +95,18 @@ def test_a_drafts_odds_key_follows_the_deck_and_the_rules_but_not_the_name_or_th
     assert replace(draft, main={"TS-001": 3}).odds_key() != key
     assert replace(draft, ruler="knight").odds_key() != key
     assert replace(draft, resources={"TS-300": 1}).odds_key() != key
+
+
+@pytest.mark.parametrize(
+    "character",
+    # Bidirectional embeddings, overrides and isolates; zero-width and invisible formatting characters.
+    list("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u061c\u200b\u200c\u200d\u200e\u200f\u2060\ufeff"),
+)
+def test_it_refuses_text_with_a_bidirectional_or_zero_width_character(character):
+    with pytest.raises(ValidationError, match=f"U\\+{ord(character):04X}"):
+        validate_displayed_text(f"Ember{character}Rush")
+
+
+@pytest.mark.parametrize("text", ["", "Ember Rush", "燃えさしの従騎士", "Élan — 2×", "Line 1\nLine 2\tend"])
+def test_it_keeps_text_players_type(text):
+    validate_displayed_text(text)  # raises for a refused text

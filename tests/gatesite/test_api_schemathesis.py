@@ -1,9 +1,10 @@
 """Schemathesis against the app's own OpenAPI schema (/api/v1/schema/), through WSGI in-process.
 
-Every operation of every endpoint, as an anonymous client and with a token: no answer may be a
-server error, and every answer must match the schema of its status code. Deck operations are
-pointed at real decks half of the time (with the deck's current version for updates), so the
-success paths are checked too, not only 404s.
+Every operation of every endpoint, as an anonymous client and with a token, with every check
+Schemathesis has (its default when no `checks` are named): no server error, every status and
+content type and body as the schema documents them, invalid data refused, valid data accepted,
+unsupported methods answered 405 ... Deck operations are pointed at real decks half of the time
+(with the deck's current version for updates), so the success paths are checked too, not only 404s.
 """
 
 from __future__ import annotations
@@ -15,8 +16,7 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
-from schemathesis.checks import not_a_server_error
-from schemathesis.specs.openapi.checks import response_schema_conformance
+from schemathesis.config import SchemathesisConfig
 
 from decks.models import Deck, DeckDraft, Visibility
 from decks.services import deck_create_from_draft
@@ -25,7 +25,6 @@ from tests.cards.factories import AttributeFactory, CardFactory, FactionFactory,
 pytestmark = pytest.mark.slow
 
 
-CHECKS = [not_a_server_error, response_schema_conformance]
 # Small enough for CI on 2 cores (about a minute for both tests), large enough to reach every
 # operation with bodies, query strings and path parameters of many shapes.
 EXAMPLES = hypothesis_settings(
@@ -72,11 +71,18 @@ def api_data(wsgi_keeps_the_connection, rules, user, other_user) -> dict[str, An
     return {"token": api_token_create(user=user)[1], "decks": decks, "user": user, "main": main}
 
 
+# A body the schema allows may still name a ruler, card or date the catalog does not have: the
+# API refuses it with a documented 400 naming the field (no schema can list the catalog's data).
+CONFIG = SchemathesisConfig.from_dict(
+    {"checks": {"positive_data_acceptance": {"expected-statuses": ["2xx", "400", "401", "403", "404", "409"]}}}
+)
+
+
 def _load_schema() -> Any:
     """The schema as the app serves it (no database needed: drf-spectacular only introspects)."""
     from django.core.wsgi import get_wsgi_application
 
-    return schemathesis.openapi.from_wsgi("/api/v1/schema/", get_wsgi_application())
+    return schemathesis.openapi.from_wsgi("/api/v1/schema/", get_wsgi_application(), config=CONFIG)
 
 
 # Loaded when the module is collected (schemathesis.pytest.from_fixture, which would load it
@@ -91,6 +97,8 @@ def _aim(case: Any, data: dict[str, Any]) -> None:
     go to a real deck (a fresh one for DELETE); a quarter of those updates carry the deck's
     current version (the others, a random and so mostly stale one: 409).
     """
+    if case.meta is not None and not case.meta.generation.mode.is_positive:
+        return  # a case made invalid on purpose (negative_data_rejection) stays invalid
     seed = sum(map(ord, repr(case.body) + repr(case.query) + repr(case.path_parameters)))
     body = case.body if isinstance(case.body, dict) else None
     if body is not None and "ruler" in body and seed % 3 == 0:
@@ -115,11 +123,11 @@ def _aim(case: Any, data: dict[str, Any]) -> None:
 @EXAMPLES
 def test_the_api_as_an_anonymous_client(case, api_data):
     _aim(case, api_data)
-    case.call_and_validate(checks=CHECKS)
+    case.call_and_validate()
 
 
 @schema.parametrize()
 @EXAMPLES
 def test_the_api_with_a_token(case, api_data):
     _aim(case, api_data)
-    case.call_and_validate(headers={"Authorization": f"Token {api_data['token']}"}, checks=CHECKS)
+    case.call_and_validate(headers={"Authorization": f"Token {api_data['token']}"})

@@ -16,15 +16,18 @@ from rest_framework.test import APIRequestFactory
 
 from decks.api.bodies import DeckInput, DeckPatchInput, DeckValidateInput
 from decks.api.parsing import BodyInvalid, body_parse
+from decks.limits import MAX_LINE_COUNT
+from gatesite.parsers import JSONParser as GatesiteJSONParser
 
 _slug = st.from_regex(r"[-a-zA-Z0-9_]{1,12}", fullmatch=True)
 # What a DRF CharField keeps as it is: no surrounding space, no NUL, no lone surrogate.
 _clean_text = st.text(
     st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), min_size=1, max_size=12
 ).filter(lambda text: text == text.strip() and text != "")
+# A count is bounded as a saved deck's line is (decks.limits; the validate API took any count before).
 _line = st.one_of(
-    st.fixed_dictionaries({"number": _clean_text, "count": st.integers(1, 10_000)}),
-    st.fixed_dictionaries({"name": _clean_text, "count": st.integers(1, 10_000)}),
+    st.fixed_dictionaries({"number": _clean_text, "count": st.integers(1, MAX_LINE_COUNT)}),
+    st.fixed_dictionaries({"name": _clean_text, "count": st.integers(1, MAX_LINE_COUNT)}),
 )
 _valid_body = st.fixed_dictionaries(
     {"ruler": _slug, "main": st.lists(_line, max_size=6)},
@@ -36,7 +39,7 @@ _valid_body = st.fixed_dictionaries(
     },
 )
 _DEFAULTS = {"geas": None, "as_of": None, "attribute": None, "resources": []}
-_BAD_COUNTS = [0, -2, "4", 4.0, 1.5, True, None, [4], {"n": 4}]
+_BAD_COUNTS = [0, -2, "4", 4.0, 1.5, True, None, [4], {"n": 4}, MAX_LINE_COUNT + 1, 10**6, 10**30]
 
 
 def parse(model: Any, data: Any) -> Any:
@@ -190,3 +193,13 @@ def test_an_empty_body_misses_every_required_field():
         body_parse(DeckValidateInput, Request(request, parsers=[JSONParser()]))
 
     assert raised.value.detail["errors"] == {"ruler": ["This field is required."], "main": ["This field is required."]}
+
+
+@pytest.mark.parametrize("content_type", ["application/json", "application/json; charset=utf-8"])
+def test_a_body_nested_too_deeply_is_a_parse_error_saying_so(content_type):
+    # Both readers: pydantic's (plain JSON) stops at 200 levels, DRF's (with a charset) raised RecursionError.
+    deep = '{"ruler": "apprentice", "main": ' + "[" * 50_000 + "]" * 50_000 + "}"
+    request = APIRequestFactory().post("/api/v1/decks/", deep, content_type=content_type)
+
+    with pytest.raises(ParseError, match="nested too deeply"):
+        body_parse(DeckValidateInput, Request(request, parsers=[GatesiteJSONParser()]))

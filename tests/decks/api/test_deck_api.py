@@ -113,6 +113,33 @@ def test_it_refuses_bad_input_naming_the_item_and_saves_nothing(alice_client, de
     assert not Deck.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"name": "Ember\u202eRush"}, "name: Invisible or text-direction control characters are not allowed (U+202E)."),
+        ({"name": "Ember\u200bRush"}, "name: Invisible or text-direction control characters are not allowed (U+200B)."),
+        ({"description": "a\u2066b"}, "description: Invisible or text-direction control characters are not allowed"),
+        ({"name": "\ufeffSquires"}, "name: Invisible or text-direction control characters are not allowed (U+FEFF)."),
+    ],
+)
+@pytest.mark.parametrize("method", ["post", "put", "patch"])
+def test_it_refuses_names_and_descriptions_that_spoof_their_display(alice_client, saved, change, message, method):
+    url = LIST if method == "post" else detail(saved)
+
+    response = send(alice_client, method, url, body(version=1, **change))
+
+    assert response.status_code == 400
+    assert response.json()["error"].startswith(message), response.json()
+    assert Deck.objects.get().version == 1
+
+
+def test_it_keeps_japanese_and_accented_names(alice_client, deck_catalog):
+    response = send(alice_client, "post", LIST, body(name="燃えさしの従騎士 · Élan"))
+
+    assert response.status_code == 201
+    assert response.json()["name"] == "燃えさしの従騎士 · Élan"
+
+
 def test_it_refuses_a_body_that_is_not_json(alice_client, deck_catalog):
     response = alice_client.post(LIST, "{not json", content_type="application/json")
 

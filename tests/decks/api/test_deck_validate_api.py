@@ -148,6 +148,28 @@ def test_it_refuses_bad_input_naming_the_item(client, catalog, change, fragment)
     assert fragment in response.json()["error"]
 
 
+@pytest.mark.parametrize("count", [10**30, 10**6, 100])
+def test_it_refuses_a_count_past_a_decks_bound_naming_the_line(client, catalog, count):
+    # A count of 10**30 was judged ("size": 10**30).
+    deck = fifty()
+    deck["main"][3] = {"number": "TS-004", "count": count}
+
+    response = post(client, deck)
+
+    assert response.status_code == 400
+    assert response.json()["error"] == "main[3].count: A deck keeps at most 99 copies of one printing."
+
+
+@pytest.mark.parametrize("section", ["main", "resources"])
+def test_it_refuses_more_lines_than_a_deck_keeps(client, catalog, section):
+    lines = [{"number": "TS-001", "count": 1}] * 301
+
+    response = post(client, fifty(**{section: lines}))
+
+    assert response.status_code == 400
+    assert response.json()["error"] == f"{section}: Ensure this field has no more than 300 elements."
+
+
 def test_it_refuses_malformed_json(client, catalog):
     response = client.post(URL, '{"ruler": "apprentice",', content_type="application/json")
 

@@ -30,4 +30,5 @@ def test_the_validate_body_keeps_its_constraints():
     assert schema["required"] == ["ruler", "main"]
     assert schema["properties"]["geas"]["nullable"] is True
     assert schema["properties"]["ruler"]["pattern"] == "^[-a-zA-Z0-9_]+$"
-    assert schema["$defs"]["DeckLine"]["properties"]["count"] == {"type": "integer", "minimum": 1}
+    # Bounded since issue 14 (decks.limits.MAX_LINE_COUNT), as a saved deck's line is.
+    assert schema["$defs"]["DeckLine"]["properties"]["count"] == {"type": "integer", "minimum": 1, "maximum": 99}

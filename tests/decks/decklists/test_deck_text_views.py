@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import re
+import zlib
 
 import pytest
 from django.test import Client
@@ -362,3 +364,16 @@ def test_a_japanese_deck_name_gives_a_utf8_file_name(deck_catalog, user):
         response["Content-Disposition"]
         == "attachment; filename*=utf-8''%E7%AB%9C%E3%81%AE-%E3%83%87%E3%83%83%E3%82%AD.txt"
     )
+
+
+def test_a_link_nested_too_deeply_says_why(client, deck_catalog):
+    # 30 000 brackets in a short code: json.loads raised RecursionError (a 500).
+    compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
+    packed = compressor.compress(b"[" * 30_000 + b"]" * 30_000) + compressor.flush()
+    code = "1" + base64.urlsafe_b64encode(packed).decode().rstrip("=")
+
+    response = client.get(reverse("decks:link", args=[code]))
+
+    assert response.status_code == 400
+    assert "nested too deeply" in response.content.decode()
+    assert client.post(reverse("decks:link-copy", args=[code])).status_code == 400

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from decks.decklists.link import MAX_COUNT, VERSION, DeckLinkError, LinkedDeck, decode_deck_link, encode_deck_link
+from decks.limits import spoofing_refusal
 
 DECK = LinkedDeck(
     ruler="apprentice",
@@ -106,6 +107,32 @@ def test_it_refuses_a_decompression_bomb():
         decode_deck_link(bomb)
 
 
+def _raw_code(raw: bytes) -> str:
+    compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
+    return VERSION + base64.urlsafe_b64encode(compressor.compress(raw) + compressor.flush()).decode().rstrip("=")
+
+
+@pytest.mark.parametrize("depth", [2_000, 30_000])
+def test_it_refuses_a_payload_nested_too_deeply(depth):
+    # A few dozen characters inflate to thousands of brackets: Python's json module raised RecursionError.
+    code = _raw_code(b"[" * depth + b"]" * depth)
+
+    assert len(code) < 300
+    with pytest.raises(DeckLinkError, match="nested too deeply"):
+        decode_deck_link(code)
+
+
+@pytest.mark.parametrize("count", [10**30, 10**6, 100])
+def test_it_refuses_a_count_past_the_decks_bound_naming_the_card(count):
+    with pytest.raises(DeckLinkError, match=f"{count} copies of N-1; a count is 1 to 99"):
+        decode_deck_link(_code(["apprentice", "", "", "", ["N-1", count], []]))
+
+
+def test_it_refuses_a_deck_name_that_spoofs_its_display():
+    with pytest.raises(DeckLinkError, match=r"not allowed \(U\+202E\)"):
+        decode_deck_link(_code(["apprentice", "", "", "", [], [], "Ember\u202eRush"]))
+
+
 _numbers = st.from_regex(r"[A-Z0-9]{2,8}-[0-9A-Z]{1,4}", fullmatch=True)
 _counts = st.dictionaries(_numbers, st.integers(min_value=1, max_value=MAX_COUNT), max_size=40)
 
@@ -119,7 +146,8 @@ _counts = st.dictionaries(_numbers, st.integers(min_value=1, max_value=MAX_COUNT
     rules_date=st.none() | st.dates(),
     main=_counts,
     resources=_counts,
-    name=st.text(max_size=100),
+    # A name that spoofs its display is refused (test_it_refuses_a_deck_name_that_spoofs_its_display).
+    name=st.text(max_size=100).filter(lambda name: spoofing_refusal(name) is None),
 )
 def test_any_deck_round_trips(ruler, geas, attribute, rules_date, main, resources, name):
     deck = LinkedDeck(ruler, geas, attribute, rules_date, main, resources, name)

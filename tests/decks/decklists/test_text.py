@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from decks.decklists.text import MAIN, RESOURCES, TextCard, Vocabulary, format_deck_text, name_key, parse_deck_text
+from decks.limits import MAX_LINES
 
 CARDS = {
     "Ember Squire": "Ember Squire",
@@ -217,6 +218,35 @@ def test_it_refuses_more_than_the_maximum_copies_of_a_name_in_all():
 
     assert parsed.main == {"Spark": 60}
     assert [e.number for e in parsed.errors] == [2]
+
+
+@pytest.mark.parametrize("count", ["1000000", "1" + "0" * 30])
+def test_it_refuses_an_absurd_count_naming_its_line(count):
+    parsed = parse(f"4 Spark\n{count} Frost Hare\n")
+
+    assert parsed.main == {"Spark": 4}
+    assert [(e.number, e.text) for e in parsed.errors] == [(2, f"{count} Frost Hare")]
+    assert "1 to 99" in parsed.errors[0].message
+
+
+def test_it_refuses_more_different_cards_than_a_deck_keeps_naming_the_line():
+    names = {f"Card {i}": f"Card {i}" for i in range(MAX_LINES + 2)}
+    vocabulary = Vocabulary(cards=names, rulers={}, geases={}, attributes=[])
+
+    parsed = parse_deck_text("\n".join(f"1 {name}" for name in names), vocabulary)
+
+    assert len(parsed.main) == MAX_LINES
+    assert [e.number for e in parsed.errors] == [MAX_LINES + 1, MAX_LINES + 2]
+    assert f"at most {MAX_LINES} different cards" in parsed.errors[0].message
+
+
+def test_it_refuses_a_name_that_spoofs_its_display_naming_the_line():
+    parsed = parse("Name: Ember\u202eRush\n4 Spark\n")
+
+    assert parsed.name is None
+    assert [(e.number, e.field) for e in parsed.errors] == [(1, "name")]
+    assert "not allowed (U+202E)" in parsed.errors[0].message
+    assert parsed.main == {"Spark": 4}
 
 
 def test_it_prefers_a_card_whose_name_looks_like_a_count():

@@ -114,6 +114,16 @@ def test_a_refused_tag_says_why(client, three_decks, user):
     assert not three_decks[0].tags.exists()
 
 
+@pytest.mark.parametrize("name", ["tour\u202enament", "\u200bbudget", "a\u2067b", "x\ufeff"])
+def test_a_tag_that_spoofs_its_display_is_refused_saying_why(client, three_decks, user, name):
+    client.force_login(user)
+
+    response = client.post(f"/d/{three_decks[0].public_id}/tags/", {"name": name}, follow=True)
+
+    assert "Invisible or text-direction control characters are not allowed" in response.content.decode()
+    assert not three_decks[0].tags.exists()
+
+
 def test_archived_decks_are_hidden_unless_asked_for(client, three_decks, user):
     client.force_login(user)
 
