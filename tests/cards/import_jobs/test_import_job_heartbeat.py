@@ -57,6 +57,6 @@ def test_its_thread_beats_while_the_job_runs_and_stops_after():
     time.sleep(0.1)
 
     assert beaten > LAST
-    assert heartbeat._thread is not None and not heartbeat._thread.is_alive()
+    assert heartbeat._thread is not None
+    assert not heartbeat._thread.is_alive()
     assert ImportJob.objects.get(pk=job.pk).heartbeat_at == beaten  # no beat after the job ended
-

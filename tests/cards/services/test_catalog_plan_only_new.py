@@ -62,9 +62,7 @@ def test_it_adds_missing_cards_and_printings_and_keeps_existing_ones():
 def test_it_creates_no_faction_or_attribute_only_a_kept_card_would_need():
     card_catalog_import(files=[parsed(card(1))])
 
-    result = card_catalog_import(
-        files=[parsed(card(1, faction="Blue", attributes=["Elf"]), card(2))], only_new=True
-    )
+    result = card_catalog_import(files=[parsed(card(1, faction="Blue", attributes=["Elf"]), card(2))], only_new=True)
 
     assert not Faction.objects.filter(name="Blue").exists()
     assert not Attribute.objects.filter(name="Elf").exists()
