@@ -66,21 +66,27 @@ class Stack:
         return self.server.base
 
     def __enter__(self) -> Stack:
+        # A fresh database and Redis db each run: no lockout, deck or imported set of an earlier one.
         redis_flush()
+        drop_database()
         prepare_database(DATABASE_URL)
         manage(self.env, "shell", "-c", _USERS_SCRIPT)
-        self.server = Server(ServerConfig(self.workers, "sync", 1), self.env, self.workdir).__enter__()
-        self.worker_start()
-        self.beat = self._celery(
-            "beat",
-            "--scheduler",
-            "django_celery_beat.schedulers:DatabaseScheduler",
-            "-s",
-            str(self.workdir / "beat-schedule"),
-        )
-        for user in USERS:
-            self.tokens[user] = token_for(self.base, user)
-        self.deck_id = deck_create(self.base, self.tokens["rel-owner"], name="Private probe deck")
+        try:
+            self.server = Server(ServerConfig(self.workers, "sync", 1), self.env, self.workdir).__enter__()
+            self.worker_start()
+            self.beat = self._celery(
+                "beat",
+                "--scheduler",
+                "django_celery_beat.schedulers:DatabaseScheduler",
+                "-s",
+                str(self.workdir / "beat-schedule"),
+            )
+            for user in USERS:
+                self.tokens[user] = token_for(self.base, user)
+            self.deck_id = deck_create(self.base, self.tokens["rel-owner"], name="Private probe deck")
+        except BaseException:
+            self.__exit__()
+            raise
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -137,6 +143,15 @@ def _stop(process: subprocess.Popen[bytes] | None) -> None:
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGKILL)
         process.wait()
+
+
+def drop_database() -> None:
+    """Drop the suite's own database (gatesite_bench_reliability) if it is there."""
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True, connect_timeout=5) as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(database_name())))
 
 
 def redis_flush() -> None:
