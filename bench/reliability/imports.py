@@ -139,8 +139,8 @@ def big_set(path: Path, *, cards: int) -> Path:
     return path
 
 
-def worker_killed(stack: Stack, workdir: Path, *, cards: int = 20000, bound: float = 300) -> Case:
-    """SIGKILL the worker while it plans a big import; a supervisor starts a new one at once.
+def worker_killed(stack: Stack, workdir: Path, *, cards: int = 40000, bound: float = 300) -> Case:
+    """SIGKILL the worker a second into a big import (reading it); a supervisor starts a new one at once.
 
     Time to recover: from the kill to the job running again (claimed by the new worker after the
     reaper found the heartbeat stale). It must be under 2 minutes, and the import then complete,
@@ -151,10 +151,14 @@ def worker_killed(stack: Stack, workdir: Path, *, cards: int = 20000, bound: flo
     out = stack.shell(_CREATE.format(files=json.dumps([["rk01.json", str(path)]])))
     job_id = json.loads(out.strip().splitlines()[-1])[0][1]
     deadline = time.monotonic() + bound
-    while _job(job_id)["rows_done"] == 0 and time.monotonic() < deadline:
-        time.sleep(0.2)
+    while _job(job_id)["status"] == "queued" and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(1.0)  # well into the job: parsing, or planning
     assert stack.worker is not None
-    at_row = _job(job_id)["rows_done"]
+    if (before := _job(job_id))["status"] != "running":
+        case.fail(f"the job was {before['status']} before the kill: make the set larger")
+        return case
+    at_row = before["rows_done"]
     os.killpg(stack.worker.pid, signal.SIGKILL)  # the worker and its pool child, no goodbye
     stack.worker.wait()
     killed = time.monotonic()
