@@ -44,7 +44,10 @@ def xss(stack: Stack, *, chromium: str = "/usr/bin/chromium") -> Case:
     ]
     session = login(stack.base, "rel-owner")
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        browser = playwright.chromium.launch(
+            executable_path=chromium,
+            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
         context = browser.new_context()
         context.add_cookies([{"name": c.name, "value": c.value or "", "url": stack.base} for c in session.cookies])
         page = context.new_page()
