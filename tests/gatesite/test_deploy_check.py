@@ -32,8 +32,8 @@ def check_deploy(**overrides: str) -> subprocess.CompletedProcess[str]:
         DEBUG="0",
         SECRET_KEY="k3Y-" + "a1B2c3D4e5F6g7H8i9J0" * 3,  # 64 characters, varied: a real key's shape
         ALLOWED_HOSTS="gatesite.example",
-        **overrides,
     )
+    env.update(overrides)
     return subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy"],
         cwd=REPO,
