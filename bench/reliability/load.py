@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import html
 import re
 import subprocess
 import sys
 from pathlib import Path
 
+from bench.common import RESULTS_DIR
 from bench.validate import parse_wrk, write_script
 
 from .probes import Case
@@ -80,7 +82,8 @@ def schemathesis(stack: Stack, workdir: Path, *, examples: int = 25, timeout: fl
         "30",
     ]
     result = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, check=False)
-    (workdir / "schemathesis.log").write_text(result.stdout + result.stderr, encoding="utf-8")
+    RESULTS_DIR.mkdir(parents=True, exist_ok=True)
+    (RESULTS_DIR / "reliability-schemathesis.log").write_text(result.stdout + result.stderr, encoding="utf-8")
     junit = next(report.glob("*.xml"), None)
     if junit is None:
         case.fail(f"no report (exit {result.returncode}): {result.stderr[-300:]}")
@@ -88,5 +91,6 @@ def schemathesis(stack: Stack, workdir: Path, *, examples: int = 25, timeout: fl
     xml = junit.read_text(encoding="utf-8")
     case.tried = len(re.findall(r"<testcase\b", xml))
     case.failures = len(re.findall(r"<failure\b", xml)) + len(re.findall(r"<error\b", xml))
-    case.note = f"{examples} examples per operation; log in schemathesis.log"
+    case.examples = [html.unescape(m)[:160] for m in re.findall(r'<failure[^>]*message="([^"]*)"', xml)[:5]]
+    case.note = f"{examples} examples per operation; bench/results/reliability-schemathesis.log"
     return case
