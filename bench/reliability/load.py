@@ -81,7 +81,8 @@ def schemathesis(stack: Stack, workdir: Path, *, examples: int = 25, timeout: fl
         "--request-timeout",
         "30",
     ]
-    result = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, check=False)
+    # In the run's own folder: Schemathesis keeps its cache (.schemathesis/) in the working directory.
+    result = subprocess.run(argv, cwd=workdir, capture_output=True, text=True, timeout=timeout, check=False)
     RESULTS_DIR.mkdir(parents=True, exist_ok=True)
     (RESULTS_DIR / "reliability-schemathesis.log").write_text(result.stdout + result.stderr, encoding="utf-8")
     junit = next(report.glob("*.xml"), None)
