@@ -16,10 +16,13 @@ $(VENV)/.installed: pyproject.toml
 
 setup: $(VENV)/.installed
 
+# Runs on every start, so it only adds: the shipped cards the catalog lacks (--only-new: a card an
+# admin imported a newer wording of keeps it), and rules revisions without admin edits (load_rules
+# keeps and reports those; `load_rules --force` overwrites them on purpose).
 data: setup
 	DEBUG=$${DEBUG:-1} $(PY) manage.py migrate --noinput
 	DEBUG=$${DEBUG:-1} $(PY) manage.py load_rules
-	$(if $(DATA_FILES),DEBUG=$${DEBUG:-1} $(PY) manage.py import_cards $(DATA_FILES))
+	$(if $(DATA_FILES),DEBUG=$${DEBUG:-1} $(PY) manage.py import_cards --only-new $(DATA_FILES))
 
 run: data
 	DEBUG=$${DEBUG:-1} $(PY) manage.py runserver 127.0.0.1:$(PORT)

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.contrib import admin, messages
@@ -179,7 +180,7 @@ class ImportJobAdmin(admin.ModelAdmin):
 
     @admin.display(description="mode", ordering="dry_run")
     def mode(self, job: ImportJob) -> str:
-        return "dry run" if job.dry_run else "apply"
+        return "dry run" if job.dry_run else "apply (only new)" if job.only_new else "apply"
 
     @admin.display(description="rows")
     def progress(self, job: ImportJob) -> str:
@@ -307,8 +308,21 @@ def _job_context(job: ImportJob) -> dict[str, Any]:
         "diff_sections": sections,
         "error_report": report,
         "errors_hidden": max(0, (job.counts or {}).get("bad_rows", len(report)) - len(report)),
+        "recoveries": _recoveries(job),
         "poll_every": "1s",
     }
+
+
+def _recoveries(job: ImportJob) -> list[dict[str, Any]]:
+    """The job's recoveries (cards.import_jobs.import_jobs_reap) with their times as datetimes, to show in local time."""
+
+    def when(value: str | None) -> datetime | None:
+        return datetime.fromisoformat(value) if value else None
+
+    return [
+        {**entry, "heartbeat_at": when(entry.get("heartbeat_at")), "detected_at": when(entry.get("detected_at"))}
+        for entry in job.recoveries or []
+    ]
 
 
 @admin.register(Printing)

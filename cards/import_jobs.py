@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import threading
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict
@@ -19,7 +20,7 @@ from typing import Any
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.core.files.base import File
-from django.db import transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models import F, Q
 from django.template.defaultfilters import filesizeformat
 from django.utils import timezone
@@ -28,7 +29,7 @@ from .import_plan import ImportResult, Progress, catalog_plan
 from .importers.parsing import check_file_content, parse_card_file
 from .importers.records import ImportFileError, ParsedFile, RowError
 from .models import ImportJob, ImportJobFile
-from .services import catalog_apply_locked
+from .services import catalog_apply_locked, catalog_plan_only_new
 
 logger = logging.getLogger(__name__)
 
@@ -36,6 +37,9 @@ logger = logging.getLogger(__name__)
 ERROR_REPORT_LIMIT = 1000
 # Seconds between progress writes (they double as the job's heartbeat).
 PROGRESS_EVERY = 0.5
+# Seconds between the heartbeats a running job's own thread writes, whatever the job is doing
+# (waiting for the catalog lock, writing): a sixth of ImportJob.LEASE.
+HEARTBEAT_EVERY = 10.0
 
 
 class ImportJobLeaseLostError(Exception):
@@ -87,12 +91,13 @@ def import_job_create(
 
 @transaction.atomic
 def import_job_create_for_files(
-    *, files: Sequence[tuple[str, bytes]], dry_run: bool = False, enqueue: bool = True
+    *, files: Sequence[tuple[str, bytes]], dry_run: bool = False, only_new: bool = False, enqueue: bool = True
 ) -> ImportJob:
     """Store set files read on this machine (manage.py import_cards) in one queued job: imported together, all or nothing.
 
     The files keep the names given (error messages name them); the job's file fields describe
-    them all. No size limit: IMPORT_MAX_BYTES guards uploads through the admin. With
+    them all. No size limit: IMPORT_MAX_BYTES guards uploads through the admin. `only_new`
+    adds only what the catalog lacks (cards.services.catalog_plan_only_new). With
     `enqueue=False` the caller runs the job itself (import_job_execute, in-process); if it
     dies, import_jobs_reap hands the job to a worker like any other.
     """
@@ -108,6 +113,7 @@ def import_job_create_for_files(
         file_size=sum(len(content) for _, content in files),
         file_content=b"",
         dry_run=dry_run,
+        only_new=only_new,
     )
     ImportJobFile.objects.bulk_create(
         ImportJobFile(job=job, position=position, name=name, content=content)
@@ -176,7 +182,8 @@ def import_job_execute(*, job_id: int, task_id: str = "", progress: Progress | N
         return None
     attempt = job.attempts
     try:
-        _import_job_run(job, _JobProgress(job_id, attempt, also=progress))
+        with _Heartbeat(job_id, attempt):
+            _import_job_run(job, _JobProgress(job_id, attempt, also=progress))
     except ImportJobLeaseLostError:
         logger.warning("Import job %s: attempt %s lost its lease; its work was discarded.", job_id, attempt)
         return None
@@ -197,12 +204,16 @@ def _import_job_run(job: ImportJob, progress: _JobProgress) -> None:
     """Steps 2-4 of import_job_execute for a claimed job; raises what import_job_execute records."""
     parsed = _import_job_files_parse(job)
     plan = catalog_plan(files=parsed, progress=progress)
+    if job.only_new:
+        catalog_plan_only_new(plan)
     rows = len(plan.printings)
     if job.dry_run or plan.is_empty:
         _import_job_succeed(job.pk, job.attempts, plan.result(dry_run=job.dry_run), rows=rows)
         return
     with transaction.atomic():
-        result = catalog_apply_locked(files=parsed, errata_effective_date=job.errata_effective_date, job_id=job.pk)
+        result = catalog_apply_locked(
+            files=parsed, errata_effective_date=job.errata_effective_date, job_id=job.pk, only_new=job.only_new
+        )
         # Inside the transaction: if the lease was lost, this raises and rolls back.
         _import_job_succeed(job.pk, job.attempts, result, rows=rows)
 
@@ -235,7 +246,7 @@ def import_jobs_reap(*, now: datetime | None = None) -> dict[str, int]:
     stale = now - ImportJob.LEASE
     counts = {"requeued": 0, "failed": 0, "resent": 0}
     running = ImportJob.objects.filter(status=ImportJob.Status.RUNNING, heartbeat_at__lt=stale)
-    for pk, attempts, heartbeat_at in running.values_list("pk", "attempts", "heartbeat_at"):
+    for pk, attempts, heartbeat_at, recoveries in running.values_list("pk", "attempts", "heartbeat_at", "recoveries"):
         if attempts >= ImportJob.MAX_ATTEMPTS:
             counts["failed"] += _import_job_fail_if_exhausted(job_id=pk, now=now)
             continue
@@ -244,6 +255,7 @@ def import_jobs_reap(*, now: datetime | None = None) -> dict[str, int]:
             status=ImportJob.Status.QUEUED,
             heartbeat_at=now,
             error=_stopped_message(attempts, heartbeat_at) + " Retrying.",
+            recoveries=[*recoveries, _recovery(attempts, heartbeat_at, now, "retried")],
         )
         if requeued:
             counts["requeued"] += 1
@@ -280,7 +292,7 @@ def _import_job_fail_if_exhausted(*, job_id: int, now: datetime) -> int:
             heartbeat_at__lt=now - ImportJob.LEASE,
             attempts__gte=ImportJob.MAX_ATTEMPTS,
         )
-        .values("attempts", "heartbeat_at")
+        .values("attempts", "heartbeat_at", "recoveries")
         .first()
     )
     if job is None:
@@ -291,14 +303,25 @@ def _import_job_fail_if_exhausted(*, job_id: int, now: datetime) -> int:
         status=ImportJob.Status.FAILED,
         finished_at=now,
         error=_stopped_message(job["attempts"], job["heartbeat_at"]) + " Nothing imported.",
+        recoveries=[*job["recoveries"], _recovery(job["attempts"], job["heartbeat_at"], now, "failed")],
     )
+
+
+def _recovery(attempt: int, heartbeat_at: datetime | None, now: datetime, outcome: str) -> dict[str, Any]:
+    """One entry of ImportJob.recoveries: which attempt's worker stopped, when it was last heard of and found out."""
+    return {
+        "attempt": attempt,
+        "heartbeat_at": heartbeat_at.isoformat() if heartbeat_at else None,
+        "detected_at": now.isoformat(),
+        "outcome": outcome,
+    }
 
 
 def _import_job_succeed(job_id: int, attempt: int, result: ImportResult, *, rows: int) -> None:
     now = timezone.now()
     updated = ImportJob.objects.filter(pk=job_id, status=ImportJob.Status.RUNNING, attempts=attempt).update(
         status=ImportJob.Status.SUCCEEDED,
-        counts={**result.counts(), "errata": result.errata},
+        counts={**result.counts(), "errata": result.errata, "kept_existing": result.kept_existing},
         diff=result.diff,
         rows_total=rows,
         rows_done=rows,
@@ -346,3 +369,54 @@ class _JobProgress:
         ).update(rows_done=done, rows_total=total, heartbeat_at=timezone.now())
         if updated != 1:  # the job was failed or retaken meanwhile: stop working on it
             raise ImportJobLeaseLostError(self.job_id)
+
+
+class _Heartbeat:
+    """Bumps a running job's heartbeat every HEARTBEAT_EVERY seconds from a thread, while the job runs.
+
+    Progress writes stop while the job waits for the catalog lock or writes in its (long)
+    transaction; this thread keeps the lease meanwhile, on a connection of its own, so the
+    job's lease can be short and a killed worker's job is found within ImportJob.LEASE. Off
+    on SQLite: one writer at a time (the import's transaction holds it), and no separate
+    worker process there anyway (tasks run eagerly).
+    """
+
+    def __init__(self, job_id: int, attempt: int, *, every: float | None = None, enabled: bool | None = None) -> None:
+        self.job_id = job_id
+        self.attempt = attempt
+        self.every = HEARTBEAT_EVERY if every is None else every
+        self.enabled = connection.vendor != "sqlite" if enabled is None else enabled
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def beat(self) -> bool:
+        """One heartbeat, fenced by the attempt; False once the job is no longer this attempt's."""
+        return (
+            ImportJob.objects.filter(pk=self.job_id, status=ImportJob.Status.RUNNING, attempts=self.attempt).update(
+                heartbeat_at=timezone.now()
+            )
+            == 1
+        )
+
+    def _run(self) -> None:
+        try:
+            while not self._stop.wait(self.every):
+                try:
+                    if not self.beat():
+                        return  # finished, failed or taken over: nothing left to keep alive
+                except DatabaseError:
+                    # A missed beat is fine (the lease allows several); the next one tries again.
+                    logger.warning("Import job %s: heartbeat failed", self.job_id, exc_info=True)
+        finally:
+            connection.close()  # this thread's own connection
+
+    def __enter__(self) -> _Heartbeat:
+        if self.enabled:
+            self._thread = threading.Thread(target=self._run, name=f"import-job-{self.job_id}-heartbeat", daemon=True)
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()

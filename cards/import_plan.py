@@ -83,6 +83,8 @@ class ImportResult:
     diff: dict[str, Any] = field(default_factory=dict)  # CatalogPlan.diff(): JSON, lists capped
     errata: int = 0  # errata rows written
     dry_run: bool = False
+    # Existing sets, cards and printings that differ from the files but were left alone (only-new imports).
+    kept_existing: int = 0
 
     def counts(self) -> dict[str, int]:
         """Flat, JSON-serialisable counts (what the Celery task returns)."""
@@ -121,6 +123,8 @@ class CatalogPlan:
     card_changes: list[CardChange] = field(default_factory=list)
     printings_new: list[str] = field(default_factory=list)
     printing_changes: list[RowChange] = field(default_factory=list)
+    # Differences an only-new import leaves alone (cards.services.catalog_plan_only_new).
+    kept_existing: int = 0
 
     @property
     def is_empty(self) -> bool:
@@ -150,6 +154,7 @@ class CatalogPlan:
             diff=self.diff(),
             errata=errata,
             dry_run=dry_run,
+            kept_existing=self.kept_existing,
         )
 
     def diff(self, *, limit: int = DIFF_LIST_LIMIT) -> dict[str, Any]:

@@ -259,6 +259,11 @@ class ImportJob(models.Model):
     file_size = models.PositiveBigIntegerField()
     file_content = models.BinaryField(editable=False)
     dry_run = models.BooleanField(default=False, help_text="Compute the diff only; write nothing to the catalog.")
+    # `make data` on every start: add what the catalog lacks, never revert what an admin imported since.
+    only_new = models.BooleanField(
+        default=False,
+        help_text="Add missing sets, cards and printings only; leave existing ones as they are.",
+    )
     errata_effective_date = models.DateField(
         null=True,
         blank=True,
@@ -280,10 +285,15 @@ class ImportJob(models.Model):
     # Which claim owns the job: a worker that lost its lease can no longer write.
     attempts = models.PositiveSmallIntegerField(default=0)
     celery_task_id = models.CharField(max_length=255, blank=True)
+    # Each time the reaper found the job's worker gone: [{"attempt", "heartbeat_at", "detected_at",
+    # "outcome": "retried" | "failed"}] (ISO times), shown on the job's admin page.
+    recoveries = models.JSONField(default=list, blank=True, editable=False)
 
     # A running job whose heartbeat is older than this lost its worker: it is retried or failed.
-    # Far longer than any gap between heartbeats (progress is written about every second).
-    LEASE = timedelta(minutes=10)
+    # Six heartbeats (cards.import_jobs.HEARTBEAT_EVERY, a thread of the worker's own) long, so
+    # a slow query or two never costs a live job its lease; with the reaper's beat every 30 s
+    # (settings.CELERY_BEAT_SCHEDULE) a killed worker's job is retried within 90 s.
+    LEASE = timedelta(seconds=60)
     # Claims of one job before a lost worker means failure rather than another retry.
     MAX_ATTEMPTS = 3
 

@@ -51,7 +51,9 @@ _M = TypeVar("_M", bound=models.Model)
 # --- importing files (the CLI and the import_files task) --------------------------------
 
 
-def card_files_import(*, paths: list[str], dry_run: bool = False, progress: Progress | None = None) -> ImportResult:
+def card_files_import(
+    *, paths: list[str], dry_run: bool = False, progress: Progress | None = None, only_new: bool = False
+) -> ImportResult:
     """Read and parse every file first; if any is bad, raise ImportFileError with all their errors and write nothing."""
     parsed: list[ParsedFile] = []
     errors: list[RowError] = []
@@ -68,7 +70,7 @@ def card_files_import(*, paths: list[str], dry_run: bool = False, progress: Prog
         del raw  # the records are all we keep
     if errors:
         raise ImportFileError(errors)
-    return card_catalog_import(files=parsed, dry_run=dry_run, progress=progress)
+    return card_catalog_import(files=parsed, dry_run=dry_run, progress=progress, only_new=only_new)
 
 
 def card_files_read(*, paths: list[str]) -> list[tuple[str, bytes]]:
@@ -91,8 +93,11 @@ def card_catalog_import(
     dry_run: bool = False,
     progress: Progress | None = None,
     errata_effective_date: date | None = None,
+    only_new: bool = False,
 ) -> ImportResult:
     """Upsert parsed set files into the catalog in one transaction, recording errata (job-less).
+
+    With `only_new`, add only what the catalog lacks (catalog_plan_only_new).
 
     1. Check the files against each other (a collector number in two files, printings of a
        name that disagree): any error raises ImportFileError before anything is written.
@@ -105,16 +110,36 @@ def card_catalog_import(
     """
     if dry_run or progress is not None:
         plan = catalog_plan(files=files, progress=progress)
+        if only_new:
+            catalog_plan_only_new(plan)
         if dry_run or plan.is_empty:
             return plan.result(dry_run=dry_run)
     else:  # nobody watches: plan once, under the lock
         files_check_across(files)
     with transaction.atomic():
-        return catalog_apply_locked(files=files, errata_effective_date=errata_effective_date, job_id=None)
+        return catalog_apply_locked(
+            files=files, errata_effective_date=errata_effective_date, job_id=None, only_new=only_new
+        )
+
+
+def catalog_plan_only_new(plan: CatalogPlan) -> CatalogPlan:
+    """The plan cut down to what the catalog lacks: new sets, cards, printings (and the factions and attributes they need).
+
+    Existing rows that differ from the files are left as they are and only counted
+    (kept_existing): `make data` loads the shipped files on every start, and a card an admin
+    has imported a newer wording of since must keep it (no silent revert, no reverse erratum).
+    """
+    plan.kept_existing = len(plan.set_changes) + len(plan.card_changes) + len(plan.printing_changes)
+    plan.set_changes, plan.card_changes, plan.printing_changes = [], [], []
+    factions = {plan.cards[name].faction for name in plan.cards_new}
+    plan.factions_new = [name for name in plan.factions_new if name in factions]
+    attributes = {attribute for name in plan.cards_new for attribute in plan.cards[name].attributes}
+    plan.attributes_new = [name for name in plan.attributes_new if name in attributes]
+    return plan
 
 
 def catalog_apply_locked(
-    *, files: list[ParsedFile], errata_effective_date: date | None, job_id: int | None
+    *, files: list[ParsedFile], errata_effective_date: date | None, job_id: int | None, only_new: bool = False
 ) -> ImportResult:
     """Plan again and write, inside the caller's transaction, holding the catalog import lock.
 
@@ -124,6 +149,8 @@ def catalog_apply_locked(
     """
     _catalog_write_lock()
     plan = plan_files(files, None)
+    if only_new:
+        catalog_plan_only_new(plan)
     if plan.is_empty:  # nothing differs: write nothing at all, not even the catalog's token
         return plan.result(dry_run=False)
     _sets_upsert(plan)

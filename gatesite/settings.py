@@ -279,12 +279,13 @@ CELERY_TASK_TIME_LIMIT = 30 * 60
 CELERY_TASK_SOFT_TIME_LIMIT = 25 * 60
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
-# Every minute: retry or fail import jobs whose worker stopped (cards.import_jobs.import_jobs_reap).
+# Every 30 s: retry or fail import jobs whose worker stopped (cards.import_jobs.import_jobs_reap); with
+# ImportJob.LEASE (60 s) a killed worker's import is picked up again within 90 s.
 # Every 10 minutes: recompute the statistics if a public deck changed since (decks.stats.services).
 # 03:30 daily (crontab.guru/#30_3_*_*_*): recompute them anyway (a safety net for changes made outside the services).
 # 00:05 daily (crontab.guru/#5_0_*_*_*): re-judge decks whose rules gain a revision today.
 CELERY_BEAT_SCHEDULE = {
-    "cards-import-jobs-reap": {"task": "cards.import_jobs_reap", "schedule": 60.0},
+    "cards-import-jobs-reap": {"task": "cards.import_jobs_reap", "schedule": 30.0},
     # Task names keep their "decks." prefix (decks.stats.tasks): beat's database rows name them so.
     "decks-statistics-refresh": {"task": "decks.statistics_refresh_if_stale", "schedule": 600.0},
     "decks-statistics-nightly": {"task": "decks.statistics_recompute", "schedule": crontab(minute=30, hour=3)},

@@ -287,3 +287,42 @@ def test_it_says_what_a_job_is_doing(admin_client, state, shown):
     body = admin_client.get(progress_url(job), headers={"HX-Request": "true"}).content.decode()
 
     assert shown in body
+
+
+def test_it_shows_when_a_worker_stopped_and_that_the_job_was_retried(admin_client):
+    job = ImportJobFactory(
+        status=ImportJob.Status.RUNNING,
+        attempts=2,
+        heartbeat_at=timezone.now(),
+        recoveries=[
+            {
+                "attempt": 1,
+                "heartbeat_at": "2026-11-23T22:00:00+00:00",
+                "detected_at": "2026-11-23T22:01:30+00:00",
+                "outcome": "retried",
+            }
+        ],
+    )
+
+    body = admin_client.get(progress_url(job), headers={"HX-Request": "true"}).content.decode()
+
+    assert 'id="job-recoveries"' in body
+    assert "Worker stopped at Nov. 23, 2026, 10 p.m." in body
+    assert "retried." in body
+
+
+def test_it_shows_that_a_job_failed_after_its_last_attempt(admin_client):
+    job = ImportJobFactory(
+        status=ImportJob.Status.FAILED,
+        attempts=ImportJob.MAX_ATTEMPTS,
+        finished_at=timezone.now(),
+        recoveries=[
+            {"attempt": n, "heartbeat_at": None, "detected_at": "2026-11-23T22:01:30+00:00", "outcome": outcome}
+            for n, outcome in ((1, "retried"), (2, "retried"), (3, "failed"))
+        ],
+    )
+
+    body = admin_client.get(job_url(job)).content.decode()
+
+    assert body.count("retried.") == 2
+    assert f"failed after {ImportJob.MAX_ATTEMPTS} attempts: nothing imported." in body

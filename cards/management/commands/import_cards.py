@@ -28,6 +28,14 @@ class Command(BaseCommand):
             action="store_true",
             help="Print what the import would change (new cards and printings, changed fields) and write nothing.",
         )
+        parser.add_argument(
+            "--only-new",
+            action="store_true",
+            help=(
+                "Add only the sets, cards and printings the catalog lacks; leave existing ones as they are "
+                "(no errata). `make data` uses it, so a restart never reverts a newer import."
+            ),
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         # Absolute paths: error messages and the job's file names say exactly which file.
@@ -36,7 +44,9 @@ class Command(BaseCommand):
         try:
             files = card_files_read(paths=paths)
             # Not enqueued: this process runs the job, so a worker (if any) never races it.
-            job = import_job_create_for_files(files=files, dry_run=options["dry_run"], enqueue=False)
+            job = import_job_create_for_files(
+                files=files, dry_run=options["dry_run"], only_new=options["only_new"], enqueue=False
+            )
             del files
             ran = import_job_execute(job_id=job.pk, progress=progress.show)
         except ImportFileError as exc:
@@ -62,6 +72,10 @@ class Command(BaseCommand):
             self.stdout.write(line)
         if outcome.get("errata"):
             self.stdout.write(f"{outcome['errata']} errata recorded.")
+        if outcome.get("kept_existing"):
+            self.stdout.write(
+                f"Left {outcome['kept_existing']} existing sets, cards or printings as they are (--only-new)."
+            )
 
 
 class _Progress:

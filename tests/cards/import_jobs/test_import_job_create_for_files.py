@@ -65,3 +65,20 @@ def test_its_files_are_imported_together_or_not_at_all():
     assert job.status == ImportJob.Status.FAILED
     assert "collector number 'T01-001' is already used" in job.error
     assert Card.objects.count() == 0
+
+
+def test_an_only_new_job_keeps_existing_cards_whoever_runs_it(enqueued):
+    first = import_job_create_for_files(files=[("t.json", set_file(card_row(1, level=3)))], enqueue=False)
+    import_job_execute(job_id=first.pk)
+    # Stored on the job, so a worker that retries it after the reaper still adds only what is new.
+    job = import_job_create_for_files(
+        files=[("t.json", set_file(card_row(1), card_row(2, name="Card 2")))], only_new=True, enqueue=False
+    )
+
+    ran = import_job_execute(job_id=job.pk)
+
+    assert ran is not None
+    assert ran.only_new
+    assert (ran.counts["cards_created"], ran.counts["kept_existing"]) == (1, 1)
+    assert Card.objects.get(name="Card 1").level == 3
+    assert Card.objects.filter(name="Card 2").exists()

@@ -5,9 +5,11 @@ from __future__ import annotations
 import datetime
 
 import pytest
+import time_machine
+from django.conf import settings
 from django.utils import timezone
 
-from cards.import_jobs import import_jobs_reap
+from cards.import_jobs import HEARTBEAT_EVERY, import_job_claim, import_jobs_reap
 from cards.models import ImportJob
 from tests.cards.factories import ImportJobFactory
 
@@ -67,3 +69,62 @@ def test_it_resends_a_job_queued_too_long_once_a_lease(enqueued):
     assert enqueued == [job.pk]
     job.refresh_from_db()
     assert job.status == ImportJob.Status.QUEUED
+
+
+def reap_interval() -> float:
+    return float(settings.CELERY_BEAT_SCHEDULE["cards-import-jobs-reap"]["schedule"])
+
+
+def test_it_picks_up_a_killed_workers_job_within_two_minutes(enqueued):
+    """Issue 14 (item 7): it took 617 s with a 10-minute lease; the worst case now is one lease and one reaper period."""
+    killed = datetime.datetime(2026, 11, 23, 22, 0, tzinfo=datetime.UTC)  # the worker's last heartbeat
+    job = ImportJobFactory(status=ImportJob.Status.RUNNING, heartbeat_at=killed, attempts=1)
+    worst = ImportJob.LEASE + datetime.timedelta(seconds=reap_interval())
+
+    # A reaper run just before the lease runs out still leaves the job to its (perhaps live) worker.
+    assert import_jobs_reap(now=killed + ImportJob.LEASE - datetime.timedelta(seconds=1))["requeued"] == 0
+    # The next run, one period later, at the latest, hands it on.
+    assert import_jobs_reap(now=killed + worst)["requeued"] == 1
+
+    assert worst <= datetime.timedelta(minutes=2)
+    assert enqueued == [job.pk]
+    with time_machine.travel(killed + worst, tick=False):
+        claimed = import_job_claim(job_id=job.pk)
+    assert claimed is not None
+    assert claimed.attempts == 2
+
+
+def test_it_records_each_recovery_on_the_job(enqueued):
+    heartbeat = timezone.now() - LONG_AGO
+    job = ImportJobFactory(status=ImportJob.Status.RUNNING, heartbeat_at=heartbeat, attempts=1)
+    now = timezone.now()
+
+    import_jobs_reap(now=now)
+    import_job_claim(job_id=job.pk)  # the retry starts: its error is cleared, the record stays
+
+    job.refresh_from_db()
+    assert job.recoveries == [
+        {"attempt": 1, "heartbeat_at": heartbeat.isoformat(), "detected_at": now.isoformat(), "outcome": "retried"}
+    ]
+
+
+def test_it_records_the_final_failure_after_the_earlier_retries(enqueued):
+    earlier = {"attempt": 2, "heartbeat_at": None, "detected_at": "2026-11-23T21:00:00+00:00", "outcome": "retried"}
+    job = ImportJobFactory(
+        status=ImportJob.Status.RUNNING,
+        heartbeat_at=timezone.now() - LONG_AGO,
+        attempts=ImportJob.MAX_ATTEMPTS,
+        recoveries=[earlier],
+    )
+
+    import_jobs_reap()
+
+    job.refresh_from_db()
+    assert [r["outcome"] for r in job.recoveries] == ["retried", "failed"]
+    assert job.recoveries[-1]["attempt"] == ImportJob.MAX_ATTEMPTS
+
+
+def test_the_lease_outlasts_several_heartbeats():
+    # A live job beats every HEARTBEAT_EVERY s (and on progress): missing a few must not cost its lease.
+    assert ImportJob.LEASE.total_seconds() >= 3 * HEARTBEAT_EVERY
+    assert ImportJob.LEASE.total_seconds() >= 2 * reap_interval()
