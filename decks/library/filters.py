@@ -7,7 +7,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from cards.models import Card, Printing
 from decks.models import Deck, DeckCard, Section
-from gatesite.filters import StrictBooleanFilter
+from gatesite.filters import StrictBooleanFilter, StrictChoiceFilter
 
 
 class DeckFilter(django_filters.FilterSet):
@@ -22,7 +22,7 @@ class DeckFilter(django_filters.FilterSet):
         "else part of a name: decks that play it.",
     )
     legal = StrictBooleanFilter(help_text="The verdict at the deck's last save or revalidation.")
-    sort = django_filters.ChoiceFilter(
+    sort = StrictChoiceFilter(
         choices=[(key, key) for key in ("newest", "-newest", "most_copied", "-most_copied")],
         method="filter_sort",
         empty_label=None,
