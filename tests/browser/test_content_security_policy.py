@@ -42,10 +42,14 @@ def test_the_editor_works_under_the_policy_without_a_violation(
     page.get_by_label("Ruler", exact=True).select_option(label="A-1 Apprentice")
     search = page.get_by_label("Search cards", exact=True)
     search.fill(f'name:"{CARD[1]}"')
+    # Enter adds the top result: wait for the search to have answered, so the top result is this card.
+    result = page.locator(f'#card-results [data-row][data-number="{CARD[0]}"]')
+    expect(result).to_be_visible()
+    expect(page.locator("#card-results [data-row]")).to_have_count(1)
     search.press("Enter")
     line = page.locator(f'#deck-list [data-row][data-number="{CARD[0]}"]')
     expect(line).to_have_attribute("data-count", "1")
-    add = page.locator(f'#card-results [data-row][data-number="{CARD[0]}"]').get_by_role("button", name="+ Add")
+    add = result.get_by_role("button", name="+ Add")
     for _ in range(3):  # quick clicks: queued, each sent with its own button's value
         add.click()
     expect(line).to_have_attribute("data-count", "4")
