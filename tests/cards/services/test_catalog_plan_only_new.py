@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -11,34 +10,15 @@ from cards.importers.parsing import parse_card_file
 from cards.importers.records import ParsedFile
 from cards.models import Attribute, Card, CardSet, Erratum, Faction, Printing
 from cards.services import card_catalog_import
+from tests.cards.factories import TEST_SET as SET
+from tests.cards.factories import card_row as card
+from tests.cards.factories import set_file
 
 pytestmark = pytest.mark.django_db
 
-SET = {"code": "T01", "name": "Test Set", "release_date": "2021-03-20"}
-
-
-def card(n: int = 1, **overrides: Any) -> dict[str, Any]:
-    values: dict[str, Any] = {
-        "number": f"T01-{n:03d}",
-        "name": f"Card {n}",
-        "type": "unit",
-        "faction": "Red",
-        "attributes": ["Human"],
-        "level": 2,
-        "atk": 2,
-        "hp": 3,
-        "stk": 1,
-        "cnt": False,
-        "legend": False,
-        "rarity": "C",
-        "text": "Text.",
-    }
-    values.update(overrides)
-    return values
-
 
 def parsed(*cards: dict[str, Any], card_set: dict[str, Any] = SET) -> ParsedFile:
-    return parse_card_file("t.json", json.dumps({"set": card_set, "cards": list(cards)}).encode())
+    return parse_card_file("t.json", set_file(*cards, card_set=card_set))
 
 
 def test_it_adds_missing_cards_and_printings_and_keeps_existing_ones():
