@@ -15,7 +15,7 @@ from django.db import models
 
 from gatesite.iterables import chunks
 
-from .importers.parsing import consistency_errors
+from .importers.consistency import consistency_errors
 from .importers.records import RULES_FIELDS, CardRecord, ImportFileError, ParsedFile, SetRecord
 from .models import Attribute, Card, CardSet, Faction, Printing
 

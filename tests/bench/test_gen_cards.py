@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from bench.gen_cards import GenConfig, iter_printings, main, write_sets
-from cards.importers.parsing import consistency_errors, parse_card_file
+from cards.importers.consistency import consistency_errors
+from cards.importers.parsing import parse_card_file
 from cards.importers.records import RULES_FIELDS, CardRecord, ParsedFile
 
 NUMBER = re.compile(r"(?:[0-9]{4}(?:BS|SD)[0-9]{2}|MD[0-9]{2})-[0-9]{4}")

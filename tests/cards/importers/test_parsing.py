@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from cards.importers.parsing import consistency_errors, parse_card_file
+from cards.importers.consistency import consistency_errors
+from cards.importers.parsing import parse_card_file
 from cards.importers.records import (
     RULES_FIELDS,
     ImportFileError,
