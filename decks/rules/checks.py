@@ -12,6 +12,7 @@ from functools import lru_cache
 from .ruleset import RulesInForce
 from .tally import Tally
 from .types import ALL, ENERGY, NON_UNITS, UNIT, UNITS, CardFacts, Violation, in_scope
+from .wording import Wording, gettext_noop
 
 
 def _plural(n: int, word: str, plural: str | None = None) -> str:
@@ -22,14 +23,13 @@ def check_deck_size(t: Tally, r: RulesInForce) -> list[Violation]:
     want = r.deck.deck_size
     if t.size == want:
         return []
-    return [
-        Violation(
-            "deck_size",
-            f"The deck has {_plural(t.size, 'card')}; {r.ruler}'s deck must have exactly {want}.",
-            (),
-            r.source_of("deck_size"),
-        )
-    ]
+    template = (
+        gettext_noop("The deck has %(size)s card; %(ruler)s's deck must have exactly %(want)s.")
+        if t.size == 1
+        else gettext_noop("The deck has %(size)s cards; %(ruler)s's deck must have exactly %(want)s.")
+    )
+    wording = Wording(template, {"size": t.size, "ruler": r.ruler, "want": want})
+    return [Violation.worded("deck_size", wording, (), r.source_of("deck_size"))]
 
 
 def check_card_type(t: Tally, r: RulesInForce) -> list[Violation]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from .wording import Wording
+
 if TYPE_CHECKING:
     # Only for the annotation: ruleset imports this module.
     from .ruleset import RulesInForce
@@ -66,9 +68,16 @@ def in_scope(card: CardFacts, scope: str) -> bool:
 @dataclass(frozen=True, slots=True)
 class Violation:
     rule: str
+    # In English; `wording` keeps its template and values so it can be worded in another language.
     message: str
     cards: tuple[str, ...] = ()
     source: str = ""
+    wording: Wording | None = field(default=None, compare=False)
+
+    @classmethod
+    def worded(cls, rule: str, wording: Wording, cards: tuple[str, ...] = (), source: str = "") -> Violation:
+        """A violation whose message is `wording` (template plus values), in English."""
+        return cls(rule, str(wording), cards, source, wording)
 
 
 @dataclass(frozen=True, slots=True)
