@@ -1,0 +1,219 @@
+"""A card game as data: its card types and fields, deck sections, construction rules and draw
+pattern, read from `data/games/<slug>.json` (pure; no Django, no file access).
+
+Nothing here knows a game by name. The catalog reads the files (cards/games.py) and validates
+each card against its game's `card_fields`; the engine judges a deck by its game's `rules`,
+each an entry {"code", "kind", ...parameters} whose kind names a small check function. A fourth
+game is a fourth file (docs/games.md). Where a source document is silent, the file's
+`assumptions` say what the site assumes, and the rules panel shows them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+FIELD_KINDS = ("int", "text", "bool", "choices")
+
+
+class GameDataError(ValueError):
+    """A game definition that does not hold together; the message names the game and the key."""
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    key: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardType:
+    key: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardField:
+    """A game-specific card field (besides number, name, type, rarity and text, which every game has)."""
+
+    key: str
+    label: str
+    kind: str
+    # The card types that have the field; any other type giving it is an error.
+    types: tuple[str, ...]
+    required: bool = False
+    nullable: bool = False
+    many: bool = False
+    choices: tuple[Choice, ...] = ()
+
+    def choice_keys(self) -> tuple[str, ...]:
+        return tuple(c.key for c in self.choices)
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    key: str
+    label: str
+    # The heading of the section in a text deck list ("Kingdom:"); None for the main deck (no heading).
+    heading: str | None
+    # Whether the section holds the deck's identity card (a Kingdom-Ruler, a Hero).
+    identity: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class GameRule:
+    """One construction rule: its violation code, its kind (which check) and the kind's parameters."""
+
+    code: str | None
+    kind: str
+    params: Mapping[str, Any]
+    source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Assumption:
+    """A reading the site chose where the rules are silent, shown in the rules panel."""
+
+    about: str
+    text: str
+    rule: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameDefinition:
+    slug: str
+    name: str
+    source: str
+    card_types: tuple[CardType, ...]
+    card_fields: tuple[CardField, ...]
+    sections: tuple[Section, ...]
+    rules: tuple[GameRule, ...]
+    # The draw pattern: opening_hand, mulligan, per_turn, first_player_skips_first_draw, set_aside
+    # (cards put aside unseen, e.g. Shields), or {"kind": "ruler_setup"} where a ruler sets it.
+    draw: Mapping[str, Any]
+    # Search field aliases of this game: {"c": "colours", "lv": "level", ...}.
+    search: Mapping[str, str]
+    assumptions: tuple[Assumption, ...] = ()
+    default: bool = False
+    # How the deck's identity is chosen: "ruler" (picked from the rulers) or "card" (a card in an identity section).
+    identity: str = "card"
+    extra: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+    def type_keys(self) -> tuple[str, ...]:
+        return tuple(t.key for t in self.card_types)
+
+    def section_keys(self) -> tuple[str, ...]:
+        return tuple(s.key for s in self.sections)
+
+    def card_field(self, key: str) -> CardField | None:
+        return next((f for f in self.card_fields if f.key == key), None)
+
+
+def _need(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    if key not in data:
+        raise GameDataError(f"{where}: missing key {key!r}")
+    value = data[key]
+    if not isinstance(value, kind):
+        raise GameDataError(f"{where}.{key}: expected {getattr(kind, '__name__', kind)}, got {value!r}")
+    return value
+
+
+def _choices(raw: list[Any], where: str) -> tuple[Choice, ...]:
+    return tuple(
+        Choice(_need(c, "key", str, f"{where}[{i}]"), _need(c, "label", str, f"{where}[{i}]"))
+        for i, c in enumerate(raw)
+    )
+
+
+def _card_field(raw: Mapping[str, Any], types: tuple[str, ...], where: str) -> CardField:
+    kind = _need(raw, "kind", str, where)
+    if kind not in FIELD_KINDS:
+        raise GameDataError(f"{where}.kind: {kind!r} is not one of {', '.join(FIELD_KINDS)}")
+    field_types = tuple(_need(raw, "types", list, where))
+    unknown = [t for t in field_types if t not in types]
+    if unknown:
+        raise GameDataError(f"{where}.types: unknown card type {unknown[0]!r}")
+    choices = _choices(raw.get("choices", []), f"{where}.choices")
+    if (kind == "choices") != bool(choices):
+        raise GameDataError(f"{where}.choices: a field of kind 'choices' needs choices, and only it")
+    return CardField(
+        key=_need(raw, "key", str, where),
+        label=_need(raw, "label", str, where),
+        kind=kind,
+        types=field_types,
+        required=bool(raw.get("required", False)),
+        nullable=bool(raw.get("nullable", False)),
+        many=bool(raw.get("many", False)),
+        choices=choices,
+    )
+
+
+def _section(raw: Mapping[str, Any], where: str) -> Section:
+    heading = raw.get("heading")
+    if heading is not None and not isinstance(heading, str):
+        raise GameDataError(f"{where}.heading: expected a string or null, got {heading!r}")
+    return Section(_need(raw, "key", str, where), _need(raw, "label", str, where), heading, bool(raw.get("identity")))
+
+
+def _rule(raw: Mapping[str, Any], where: str) -> GameRule:
+    code = raw.get("code")
+    if code is not None and not isinstance(code, str):
+        raise GameDataError(f"{where}.code: expected a string or null, got {code!r}")
+    params = {k: v for k, v in raw.items() if k not in ("code", "kind", "source")}
+    return GameRule(code, _need(raw, "kind", str, where), MappingProxyType(params), str(raw.get("source", "")))
+
+
+def parse_game(data: Mapping[str, Any]) -> GameDefinition:
+    """A game definition from a decoded data/games/<slug>.json; GameDataError names what is wrong."""
+    slug = _need(data, "game", str, "game file")
+    types = tuple(
+        CardType(_need(t, "key", str, f"{slug}: card_types[{i}]"), _need(t, "label", str, f"{slug}: card_types[{i}]"))
+        for i, t in enumerate(_need(data, "card_types", list, slug))
+    )
+    type_keys = tuple(t.key for t in types)
+    fields = tuple(
+        _card_field(f, type_keys, f"{slug}: card_fields[{i}]")
+        for i, f in enumerate(_need(data, "card_fields", list, slug))
+    )
+    sections = tuple(_section(s, f"{slug}: sections[{i}]") for i, s in enumerate(_need(data, "sections", list, slug)))
+    if not sections:
+        raise GameDataError(f"{slug}: sections: a game needs at least one deck section")
+    assumptions = tuple(
+        Assumption(
+            _need(a, "about", str, f"{slug}: assumptions[{i}]"),
+            _need(a, "text", str, f"{slug}: assumptions[{i}]"),
+            a.get("rule"),
+        )
+        for i, a in enumerate(data.get("assumptions", []))
+    )
+    known = {
+        "game",
+        "name",
+        "source",
+        "card_types",
+        "card_fields",
+        "sections",
+        "rules",
+        "draw",
+        "search",
+        "assumptions",
+        "default",
+        "identity",
+    }
+    return GameDefinition(
+        slug=slug,
+        name=_need(data, "name", str, slug),
+        source=str(data.get("source", "")),
+        card_types=types,
+        card_fields=fields,
+        sections=sections,
+        rules=tuple(_rule(r, f"{slug}: rules[{i}]") for i, r in enumerate(_need(data, "rules", list, slug))),
+        draw=MappingProxyType(dict(_need(data, "draw", dict, slug))),
+        search=MappingProxyType(dict(data.get("search", {}))),
+        assumptions=assumptions,
+        default=bool(data.get("default", False)),
+        identity=str(data.get("identity", "card")),
+        extra=MappingProxyType({k: v for k, v in data.items() if k not in known}),
+    )
