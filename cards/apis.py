@@ -7,6 +7,7 @@ from typing import Any
 
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import generics, serializers
 from rest_framework.exceptions import NotFound
@@ -96,7 +97,7 @@ def _revision_on(revisions: list[Any], on: date) -> Any:
     return max(eligible, key=lambda r: r.effective_from) if eligible else None
 
 
-_AS_OF = OpenApiParameter("as_of", str, description="Rules date YYYY-MM-DD (default: today).")
+_AS_OF = OpenApiParameter("as_of", OpenApiTypes.DATE, description="Rules date YYYY-MM-DD (default: today).")
 
 
 class RulerListApi(APIView):

@@ -11,7 +11,8 @@ gatesite.errors writes:
 - 406 for an `Accept` header no renderer serves; 429 past a throttle's rate;
 - 413 (a body over DATA_UPLOAD_MAX_MEMORY_SIZE) and 415 (a media type not read) with a body.
 
-An optional query parameter that is not a string may also be sent empty (`?legal=&page_size=`,
+An optional query parameter that is not a plain string (a number, a boolean, a date, a choice) may also be
+sent empty (`?legal=&page_size=&as_of=`,
 as an HTML form sends "any"): it then means the parameter's default (`allowEmptyValue`).
 """
 
@@ -63,7 +64,10 @@ def document_errors(result: dict[str, Any], generator: Any, **kwargs: Any) -> di
 def _allow_empty_values(operation: dict[str, Any]) -> None:
     for parameter in operation.get("parameters", []):
         optional = parameter.get("in") == "query" and not parameter.get("required")
-        if optional and parameter.get("schema", {}).get("type") not in (None, "string"):
+        schema = parameter.get("schema", {})
+        # A string of a format (`as_of`, a date) or of a few choices (`type`) is no plain string:
+        # empty, it too means the default.
+        if optional and (schema.get("type") not in (None, "string") or "format" in schema or "enum" in schema):
             parameter["allowEmptyValue"] = True
 
 

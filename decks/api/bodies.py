@@ -25,6 +25,9 @@ VisibilityChoice = Literal[tuple(Visibility.values)]  # type: ignore[valid-type]
 class _Line(BaseModel):
     """A card by collector number or by name; exactly one of them."""
 
+    # The schema says it too (`oneOf` one of the two keys), so a client generated from it never sends both or neither.
+    model_config = ConfigDict(json_schema_extra={"oneOf": [{"required": ["number"]}, {"required": ["name"]}]})
+
     @model_validator(mode="after")
     def _one_of_number_or_name(self) -> Any:
         if (self.number is MISSING) == (self.name is MISSING):  # type: ignore[attr-defined]

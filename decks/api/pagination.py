@@ -63,6 +63,14 @@ class DeckPagination(PageNumberPagination):
             raise ValidationError({"page_size": ["A whole number of at least 1."]})
         return min(size, self.max_page_size)
 
+    def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
+        """DRF's page and page_size parameters, with the smallest value each takes (both 1)."""
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            if parameter["name"] in (self.page_query_param, self.page_size_query_param):
+                parameter["schema"] = {**parameter["schema"], "minimum": 1}
+        return parameters
+
     def paginate_queryset(self, queryset: QuerySet[Deck], request: Request, view: Any = None) -> list[Deck] | None:
         public = getattr(view, "public_listing", False)
         self.django_paginator_class = CachedCountPaginator if public else Paginator

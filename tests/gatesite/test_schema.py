@@ -8,10 +8,19 @@ from django.core.management import call_command
 
 
 @pytest.fixture(scope="module")
-def paths(tmp_path_factory):
+def schema(tmp_path_factory):
     out = tmp_path_factory.mktemp("schema") / "schema.yaml"
     call_command("spectacular", "--file", str(out))
-    return yaml.safe_load(out.read_text())["paths"]
+    return yaml.safe_load(out.read_text())
+
+
+@pytest.fixture(scope="module")
+def paths(schema):
+    return schema["paths"]
+
+
+def _parameter(operation, name):
+    return next(p for p in operation["parameters"] if p["name"] == name)
 
 
 def test_it_documents_a_too_large_and_unreadable_body_where_there_is_a_body(paths):
@@ -49,3 +58,34 @@ def test_a_page_out_of_range_answers_the_documented_json_404(client, query):
 
     assert response.status_code == 404
     assert response.json() == {"detail": "Invalid page."}
+
+
+# Schemathesis's ST202 ("schema-valid request rejected"): each was a 400 for a request the schema allowed.
+def test_the_rules_date_is_declared_a_date_that_may_be_sent_empty(paths):
+    for path in ["/api/v1/rulers/", "/api/v1/rulers/{slug}/", "/api/v1/geases/"]:
+        as_of = _parameter(paths[path]["get"], "as_of")
+        assert as_of["schema"] == {"type": "string", "format": "date"}, path
+        assert as_of["allowEmptyValue"] is True, path
+
+
+def test_page_and_page_size_declare_their_minimum_of_one(paths):
+    operation = paths["/api/v1/decks/"]["get"]
+    assert _parameter(operation, "page")["schema"]["minimum"] == 1
+    assert _parameter(operation, "page_size")["schema"]["minimum"] == 1
+
+
+def test_a_choice_parameter_may_be_sent_empty_as_a_form_sends_any(paths):
+    assert _parameter(paths["/api/v1/cards/"]["get"], "type")["allowEmptyValue"] is True
+    # A plain string (a name to search) is not marked: empty is a value there.
+    assert "allowEmptyValue" not in _parameter(paths["/api/v1/cards/"]["get"], "name")
+
+
+def test_a_deck_line_gives_exactly_one_of_number_or_name(schema):
+    components = schema["components"]["schemas"]
+    for line in ["DeckLine", "DeckCardLineInput"]:
+        assert components[line]["oneOf"] == [{"required": ["number"]}, {"required": ["name"]}], line
+
+
+@pytest.mark.django_db
+def test_an_empty_rules_date_means_today(client):
+    assert client.get("/api/v1/rulers/", {"as_of": ""}).json() == client.get("/api/v1/rulers/").json()
