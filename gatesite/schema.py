@@ -11,7 +11,7 @@ gatesite.errors writes:
 - 406 for an `Accept` header no renderer serves; 429 past a throttle's rate;
 - 413 (a body over DATA_UPLOAD_MAX_MEMORY_SIZE) and 415 (a media type not read) with a body.
 
-An optional query parameter that is not a plain string (a number, a boolean, a date, a choice) may also be
+An optional query parameter that is not a plain string (a number, a boolean, a date) may also be
 sent empty (`?legal=&page_size=&as_of=`,
 as an HTML form sends "any"): it then means the parameter's default (`allowEmptyValue`).
 """
@@ -65,9 +65,9 @@ def _allow_empty_values(operation: dict[str, Any]) -> None:
     for parameter in operation.get("parameters", []):
         optional = parameter.get("in") == "query" and not parameter.get("required")
         schema = parameter.get("schema", {})
-        # A string of a format (`as_of`, a date) or of a few choices (`type`) is no plain string:
-        # empty, it too means the default.
-        if optional and (schema.get("type") not in (None, "string") or "format" in schema or "enum" in schema):
+        # A string of a format (`as_of`, a date) is no plain string: empty, it too means the default.
+        # A choice (`sort`, `type`) is not: empty is none of its choices, a 400 (gatesite.filters).
+        if optional and (schema.get("type") not in (None, "string") or "format" in schema):
             parameter["allowEmptyValue"] = True
 
 

@@ -74,10 +74,12 @@ def test_page_and_page_size_declare_their_minimum_of_one(paths):
     assert _parameter(operation, "page_size")["schema"]["minimum"] == 1
 
 
-def test_a_choice_parameter_may_be_sent_empty_as_a_form_sends_any(paths):
-    assert _parameter(paths["/api/v1/cards/"]["get"], "type")["allowEmptyValue"] is True
-    # A plain string (a name to search) is not marked: empty is a value there.
-    assert "allowEmptyValue" not in _parameter(paths["/api/v1/cards/"]["get"], "name")
+@pytest.mark.django_db
+def test_an_empty_choice_is_refused_as_the_schema_does_not_allow_it(paths, client):
+    assert "allowEmptyValue" not in _parameter(paths["/api/v1/cards/"]["get"], "type")
+    response = client.get("/api/v1/cards/", {"type": ""})
+    assert response.status_code == 400
+    assert "type" in response.json()
 
 
 def test_a_deck_line_gives_exactly_one_of_number_or_name(schema):
