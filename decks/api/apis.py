@@ -112,9 +112,9 @@ def _draft_from(data: dict[str, Any], base: DeckDraft | None = None) -> DeckDraf
 
 
 def _public_asked(request: Request) -> bool:
-    """?public=true|false (1|0; absent: false); anything else is a 400, as the schema's boolean says."""
+    """?public=true|false (1|0; absent or empty: false); anything else is a 400, as the schema's boolean says."""
     values = request.query_params.getlist("public")
-    if not values:
+    if values in ([], [""]):  # an empty value is no value (the schema's allowEmptyValue)
         return False
     if len(values) > 1 or values[0].lower() not in _BOOLEANS:
         raise serializers.ValidationError({"public": ["Must be a valid boolean (true or false)."]})

@@ -257,6 +257,8 @@ def test_a_signed_in_player_lists_their_own_decks_and_public_ones_on_request(ali
     assert {d["public_id"] for d in own["results"]} == {mine_private.public_id, mine_archived.public_id}
     assert [d["public_id"] for d in public["results"]] == [theirs_public.public_id]
     assert public["count"] == 1
+    # ?public= (empty, as a form sends "any") is the default, as the schema's allowEmptyValue says.
+    assert alice_client.get(LIST, {"public": ""}).json()["results"] == own["results"]
 
 
 def test_anonymous_clients_list_public_decks_filtered_sorted_and_paginated(client, deck_catalog, user, other_user):
