@@ -33,6 +33,9 @@ class RulesChoice:
     ruler_revision: RulerRevision
     geas_revision: GeasRevision | None
     rules: RulesInForce
+    # Said with the verdict when the rules judged by are not those in force on `on` (a date before
+    # the ruler's earliest recorded rules); empty otherwise.
+    note: str = ""
 
 
 # Parsed rules keyed by the revisions (and their last edit) they came from: parsing is pure,
@@ -49,7 +52,15 @@ def rules_choice_get(*, ruler_slug: str, geas_slug: str | None, on: date) -> Rul
     and every search, the validate API on every request.
     """
     memory = catalog_memory()
-    ruler_revision = in_force_on(_revision_dates(_ruler_revisions(memory, ruler_slug)), on)
+    ruler_revisions = _ruler_revisions(memory, ruler_slug)
+    ruler_revision = in_force_on(_revision_dates(ruler_revisions), on)
+    note = ""
+    if ruler_revision is None and ruler_revisions:
+        # The documents record no rules of this ruler before its first revision (Appendix A's
+        # rulers start on 2023-12-04, although a geas for them is in force from 2023-03-25): judge by
+        # the earliest ones and say so, rather than refuse the date.
+        ruler_revision = ruler_revisions[0]
+        note = _earliest_rules_note(ruler_revision, on)
     geas_revision = None
     if geas_slug and ruler_revision is not None:
         geas_revision = in_force_on(_revision_dates(_geas_revisions(memory, geas_slug)), on)
@@ -76,7 +87,15 @@ def rules_choice_get(*, ruler_slug: str, geas_slug: str | None, on: date) -> Rul
             raise ApplicationError(f"The rules data is broken: {exc}") from exc
         _rules_cache[key] = rules
     geas = geas_revision.geas if geas_revision else None
-    return RulesChoice(ruler_revision.ruler, geas, on, ruler_revision, geas_revision, rules)
+    return RulesChoice(ruler_revision.ruler, geas, on, ruler_revision, geas_revision, rules, note)
+
+
+def _earliest_rules_note(revision: RulerRevision, on: date) -> str:
+    first = revision.effective_from
+    return (
+        f"{revision.ruler.name}'s rules on {on} are not recorded: the earliest recorded are from {first} "
+        f"({revision.document}), and this deck is judged by them."
+    )
 
 
 def _ruler_revisions(memory: CatalogMemory, slug: str) -> tuple[RulerRevision, ...]:

@@ -77,6 +77,10 @@ class DeckValidation(BaseModel):
     geas: str | None
     as_of: date
     rules_effective_from: date
+    rules_note: str | None = Field(
+        description="Why the rules judged by are not those in force on `as_of` (a date before the ruler's earliest "
+        "recorded rules: the earliest are used); null when they are."
+    )
     violations: list[DeckViolation]
     summary: DeckSummary
 

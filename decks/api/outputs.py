@@ -29,6 +29,7 @@ def validation_output(*, judgement: DraftJudgement) -> dict[str, Any]:
             "geas": choice.geas.slug if choice.geas else None,
             "as_of": choice.on,
             "rules_effective_from": choice.ruler_revision.effective_from,
+            "rules_note": choice.note or None,
             "violations": [
                 {"rule": v.rule, "message": v.message, "cards": list(v.cards), "source": v.source}
                 for v in report.violations

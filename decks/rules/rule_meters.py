@@ -52,9 +52,10 @@ class Meter:
         """How full the meter is, 0-100, for drawing a bar."""
         if self.limit is None:
             return 0
-        if self.limit == 0:
-            return 100 if self.value else 0
-        return min(100, round(100 * self.value / self.limit))
+        if self.limit <= 0:
+            return 100 if self.value > 0 else 0
+        # Clamped: a deck's level total may be negative (cards of level -1), and a bar is never drawn below empty.
+        return max(0, min(100, round(100 * self.value / self.limit)))
 
 
 _SCOPE_LABELS = {

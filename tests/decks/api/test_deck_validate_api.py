@@ -120,14 +120,29 @@ def test_it_requires_the_resource_cards_a_ruler_prepares(client, catalog):
 
 
 @pytest.mark.parametrize(
+    ("change", "earliest"),
+    [({"as_of": "2019-01-01"}, "2020-11-26"), ({"ruler": "berserker", "as_of": "2021-01-01"}, "2023-12-04")],
+)
+def test_a_date_before_the_earliest_recorded_rules_is_judged_by_them_and_says_so(client, catalog, change, earliest):
+    response = post(client, fifty(**change))
+
+    assert response.status_code == 200
+    body = response.json()
+    assert body["rules_effective_from"] == earliest
+    assert f"on {change['as_of']} are not recorded: the earliest recorded are from {earliest}" in body["rules_note"]
+
+
+def test_the_rules_note_is_null_when_the_rules_in_force_are_judged_by(client, catalog):
+    assert post(client, fifty(as_of="2024-06-01")).json()["rules_note"] is None
+
+
+@pytest.mark.parametrize(
     ("change", "fragment"),
     [
         ({"ruler": "nobody"}, "Unknown ruler 'nobody'"),
         ({"geas": "oath-of-nothing"}, "Unknown geas 'oath-of-nothing'"),
         ({"geas": "oath-of-the-true-king"}, "Oath of the True King is an oath for Overlord, not for Apprentice"),
         ({"attribute": "Nonexistent"}, "Unknown attribute 'Nonexistent'"),
-        ({"as_of": "2019-01-01"}, "Apprentice has no rules in force on 2019-01-01"),
-        ({"ruler": "berserker", "as_of": "2021-01-01"}, "first rules are from 2023-12-04"),
         ({"geas": "oath-of-the-lone-banner", "as_of": "2021-01-01"}, "not in force on 2021-01-01"),
         ({"as_of": "2024-13-01"}, "as_of"),
         ({"main": [{"number": "NOPE-1", "count": 1}]}, "main[0]: no card with collector number 'NOPE-1'"),

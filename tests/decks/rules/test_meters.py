@@ -147,6 +147,9 @@ def test_it_describes_a_faction_and_attribute_pool():
         (Meter("x", "X", 10, 10, exact=True), OK, 100),
         (Meter("x", "X", 12, 10, exact=True), OVER, 100),
         (Meter("x", "X", 12, None), OK, 0),
+        # A level total below zero (cards of level -1) draws an empty bar, not `width: -16%`.
+        (Meter("level", "Level", -8, 50), OK, 0),
+        (Meter("x", "X", -1, 0), OK, 0),
     ],
 )
 def test_its_state_and_fill(meter, state, percent):

@@ -81,6 +81,21 @@ def test_it_judges_under_the_decks_rules_date(client, deck_catalog, user):
     html = client.get(page_url(deck)).content.decode()
 
     assert 'rules in force on <time datetime="2026-01-01">' in html
+    assert 'class="rules-note"' not in html
+
+
+def test_a_date_before_the_earliest_recorded_rules_says_they_are_judged_by(client, deck_catalog, user):
+    deck = deck_create_from_draft(owner=user, draft=DeckDraft(ruler="apprentice", main={"TS-001": 1}), name="Old")
+    deck = save(deck, rules_date=deck.created_at.date().replace(year=2019, month=1, day=1))
+    client.force_login(user)
+
+    html = htmllib.unescape(client.get(page_url(deck)).content.decode())
+
+    assert re.search(
+        r'<p class="rules-note" role="note">Apprentice.s rules on 2019-01-01 are not recorded: the earliest recorded '
+        r"are from 2020-11-26 \(.+\), and this deck is judged by them.</p>",
+        html,
+    )
 
 
 def test_it_escapes_the_name_and_description_and_keeps_line_breaks(client, deck_catalog, user):

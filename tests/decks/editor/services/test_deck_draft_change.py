@@ -89,13 +89,15 @@ def test_it_sets_a_geas_only_for_its_ruler(deck_catalog):
     assert change(draft, "set_geas", value="").geas is None
 
 
-def test_it_sets_the_rules_date_only_when_the_rules_are_in_force(deck_catalog):
+def test_it_sets_the_rules_date_unless_the_geas_is_not_in_force(deck_catalog):
     draft = change(DeckDraft(ruler="apprentice"), "set_rules_date", value="2021-01-01")
     assert draft.rules_date == datetime.date(2021, 1, 1)
     assert change(draft, "set_rules_date", value="").rules_date is None
 
-    with pytest.raises(ApplicationError, match="Berserker has no rules in force on 2021-01-01"):
-        change(DeckDraft(ruler="berserker"), "set_rules_date", value="2021-01-01")
+    # Before a ruler's earliest recorded rules, the earliest are judged by (and the verdict says so).
+    assert change(DeckDraft(ruler="berserker"), "set_rules_date", value="2021-01-01").rules_date == datetime.date(
+        2021, 1, 1
+    )
     with pytest.raises(ApplicationError, match="not in force on 2021-01-01"):
         change(DeckDraft(ruler="apprentice", geas="oath-of-the-lone-banner"), "set_rules_date", value="2021-01-01")
     with pytest.raises(ApplicationError, match="is not a date"):
