@@ -14,6 +14,8 @@ from .accounts import views as account_views
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz/", views.healthz, name="healthz"),
+    # Browsers ask for /favicon.ico on pages without a <link rel="icon"> (the admin, the API docs, JSON).
+    path("favicon.ico", views.favicon, name="favicon"),
     # Statistics' admin moved from the decks app to its own (label "stats"): old bookmarks still work.
     re_path(r"^admin/decks/statisticsrun/(?P<rest>.*)$", stats_views.statistics_admin_moved),
     path("admin/", admin.site.urls),

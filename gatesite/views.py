@@ -2,7 +2,8 @@ from __future__ import annotations
 
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.templatetags.static import static
 
 from cards.models import Card, Geas, Printing, Ruler
 
@@ -22,3 +23,8 @@ def healthz(request: HttpRequest) -> JsonResponse:
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
     return JsonResponse({"ok": True, "database": connection.vendor})
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """/favicon.ico, which browsers ask for on pages without a <link rel="icon"> (the admin, JSON): the site's icon."""
+    return redirect(static("favicon.svg"), permanent=True)
