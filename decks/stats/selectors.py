@@ -186,9 +186,12 @@ def _curve_bars(points: list[LevelCurvePoint]) -> list[Share]:
     if not points:
         return []
     peak = max(p.avg_copies for p in points) or 1.0
+    by_level = {p.level: p.avg_copies for p in points}
+    # Every level from the lowest to the highest, a level no deck plays as an empty bar: a curve
+    # that skipped it would draw level 1 next to level 3.
     return [
-        Share(str(p.level), 0, p.avg_copies / peak, f"{p.avg_copies:.2f}")
-        for p in sorted(points, key=lambda p: p.level)
+        Share(str(level), 0, by_level.get(level, 0.0) / peak, f"{by_level.get(level, 0.0):.2f}")
+        for level in range(min(by_level), max(by_level) + 1)
     ]
 
 
