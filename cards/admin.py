@@ -3,6 +3,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
@@ -231,6 +232,7 @@ class ImportJobAdmin(admin.ModelAdmin):
             "opts": self.opts,
             "title": "Import card set",
             "form": form,
+            "runs_inline": settings.CELERY_TASK_ALWAYS_EAGER,
             "media": self.media + form.media,
         }
         return TemplateResponse(request, "admin/cards/importjob/import_form.html", context)
@@ -310,6 +312,9 @@ def _job_context(job: ImportJob) -> dict[str, Any]:
         "errors_hidden": max(0, (job.counts or {}).get("bad_rows", len(report)) - len(report)),
         "recoveries": _recoveries(job),
         "poll_every": "1s",
+        # With no REDIS_URL (the embedded default) the job runs inside the upload's request: it has
+        # finished before its page loads, so the page says so instead of promising live progress.
+        "runs_inline": settings.CELERY_TASK_ALWAYS_EAGER,
     }
 
 

@@ -227,6 +227,23 @@ def test_it_stops_polling_and_shows_the_result_once_the_job_is_done(admin_client
     assert "… and 1 more" in body
 
 
+@pytest.mark.parametrize("eager", [True, False])
+def test_a_finished_job_says_when_it_finished_and_whether_it_ran_inline(admin_client, settings, eager):
+    settings.CELERY_TASK_ALWAYS_EAGER = eager  # the embedded default (no REDIS_URL) runs the job in the upload
+    finished = timezone.make_aware(timezone.datetime(2026, 11, 24, 19, 40, 5))
+    job = ImportJobFactory(
+        status=ImportJob.Status.SUCCEEDED, rows_done=1, rows_total=1, started_at=finished, finished_at=finished
+    )
+
+    body = admin_client.get(job_url(job)).content.decode()
+    form = admin_client.get(IMPORT_URL).content.decode()
+
+    assert "p.m.." not in body
+    assert "on 2026-11-24" in body
+    assert ("no progress to follow" in body) is eager
+    assert ("rather than live progress" in form) is eager
+
+
 def test_it_warns_about_a_job_without_heartbeat(admin_client):
     job = ImportJobFactory(
         status=ImportJob.Status.RUNNING, attempts=1, heartbeat_at=timezone.now() - ImportJob.LEASE * 2
