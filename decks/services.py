@@ -47,11 +47,18 @@ def deck_create_from_draft(
             rules_date=draft.rules_date,
             legal=judgement.report.legal,
             judged_on=choice.on,
+            verdict_reason=_verdict_reason(judgement),
         )
         _deck_cards_sync(deck=deck, draft=draft)
         _deck_version_record(deck=deck, draft=draft)
     deck_changed.send(sender=Deck, deck=deck)
     return deck
+
+
+def _verdict_reason(judgement: DraftJudgement) -> str:
+    """The first violation, as lists show it beside "Not legal" (revalidation writes the same); empty when legal."""
+    violations = judgement.report.violations
+    return violations[0].message if violations else ""
 
 
 def deck_update(*, deck: Deck, draft: DeckDraft, base_version: int, judgement: DraftJudgement | None = None) -> Deck:
@@ -74,8 +81,11 @@ def deck_update(*, deck: Deck, draft: DeckDraft, base_version: int, judgement: D
         "rules_date": draft.rules_date,
         "legal": judgement.report.legal,
         "judged_on": choice.on,
+        "verdict_reason": _verdict_reason(judgement),
         "updated_at": now,
     }
+    if judgement.report.legal:
+        fields["illegal_since"] = None  # legal again: "not legal since" no longer holds
     with transaction.atomic():
         # Another request that saved first has moved the version on: refuse rather than overwrite it.
         updated = Deck.objects.filter(pk=deck.pk, version=base_version).update(version=F("version") + 1, **fields)

@@ -21,6 +21,7 @@ def test_it_saves_a_draft_with_its_cards_and_verdict(deck_catalog, user):
 
     assert (deck.owner, deck.name, deck.ruler.slug, deck.geas, deck.version) == (user, "Squires", "apprentice", None, 1)
     assert deck.legal is True
+    assert deck.verdict_reason == ""
     assert deck.judged_on is not None
     assert len(deck.public_id) >= 10
     rows = {(c.printing.collector_number, c.section): c.count for c in deck.cards.select_related("printing")}
@@ -40,3 +41,11 @@ def test_it_gives_every_deck_its_own_public_id(deck_catalog, user):
     ids = {deck_create_from_draft(owner=user, draft=DeckDraft(ruler="apprentice")).public_id for _ in range(5)}
 
     assert len(ids) == 5
+
+
+def test_a_deck_saved_illegal_says_why_at_once(deck_catalog, user):
+    deck = deck_create_from_draft(owner=user, draft=DeckDraft(ruler="apprentice", main={"TS-001": 1}), name="One")
+
+    deck.refresh_from_db()
+    assert deck.legal is False
+    assert deck.verdict_reason == "The deck has 1 card; Apprentice's deck must have exactly 50."

@@ -57,12 +57,17 @@ def test_exactly_one_of_two_saves_on_the_same_version_wins(deck):
     assert reloaded(deck).name == "A"
 
 
-def test_it_records_the_verdict(deck):
-    assert reloaded(deck).legal is False
+def test_it_records_the_verdict_and_its_reason(deck):
+    deck_update(deck=deck, draft=deck_draft_of(deck=deck), base_version=1)
+    illegal = reloaded(deck)
+    assert illegal.legal is False
+    # Lists (My decks, the deck API) show why at once, not after a revalidation happens to touch it.
+    assert illegal.verdict_reason.startswith("The deck has ")
 
-    deck_update(deck=deck, draft=replace(deck_draft_of(deck=deck), main=legal_apprentice_main()), base_version=1)
+    deck_update(deck=deck, draft=replace(deck_draft_of(deck=deck), main=legal_apprentice_main()), base_version=2)
 
-    assert reloaded(deck).legal is True
+    legal = reloaded(deck)
+    assert (legal.legal, legal.verdict_reason, legal.illegal_since) == (True, "", None)
 
 
 def test_it_changes_the_rules_chosen(deck):
