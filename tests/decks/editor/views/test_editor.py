@@ -241,6 +241,17 @@ def test_the_rules_date_drives_the_page(client, deck_catalog):
     assert "rules in force on 2021-01-01" in html
 
 
+def test_a_ruler_stat_the_rules_do_not_state_says_so(client, deck_catalog):
+    client.post(CHANGE, {"action": "set_ruler", "value": "apprentice"}, headers=HX)
+    assert 'data-testid="stats-unstated"' not in client.get("/decks/new/").content.decode()
+
+    client.post(CHANGE, {"action": "set_rules_date", "value": "2021-01-15"}, headers=HX)
+    html = client.get("/decks/new/").content.decode()
+
+    # The 2020 rulebook gives Apprentice no life: a bare "—" would read as a gap in the site.
+    assert re.search(r'data-testid="stats-unstated">—: not stated in the rules judged by \(.+, from 2020-11-26\)', html)
+
+
 def test_it_proposes_the_unit_attribute(client, deck_catalog):
     client.post(CHANGE, {"action": "set_ruler", "value": "centurion"}, headers=HX)
     add(client, "TS-001")
