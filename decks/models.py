@@ -125,15 +125,26 @@ class DeckTag(models.Model):
 
 
 class DeckVersion(models.Model):
-    """A deck as it was saved at one version: every save keeps one, so history can show any past list.
+    """A deck as it was saved at one version, so history can show any past list.
+
+    Every save keeps one, except that consecutive autosaves of one editing session are one
+    version (decks.services.AUTOSAVE_GROUP): a history of one version per click reads as a log.
 
     `snapshot` is the DeckDraft's session form without the considering board (not part of the deck).
     """
 
     deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="versions")
+    # The deck's version at the last save this row keeps: an editing session's autosaves make one
+    # row (decks.services.AUTOSAVE_GROUP), which moves on with each of them.
     version = models.PositiveIntegerField()
     snapshot = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True)
+    # The last save kept here (null for rows older than grouping: their one save was at created_at).
+    updated_at = models.DateTimeField(null=True, blank=True)
+    # Written by the editor's autosave; the next autosave soon after merges into it, unless it is named.
+    autosave = models.BooleanField(default=False)
+    # A name the owner gave this version on purpose ("before the tournament"); it also closes the group.
+    name = models.CharField(max_length=100, blank=True)
 
     class Meta:
         ordering = ["deck", "-version"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
@@ -61,13 +62,21 @@ def _verdict_reason(judgement: DraftJudgement) -> str:
     return violations[0].message if violations else ""
 
 
-def deck_update(*, deck: Deck, draft: DeckDraft, base_version: int, judgement: DraftJudgement | None = None) -> Deck:
+def deck_update(
+    *,
+    deck: Deck,
+    draft: DeckDraft,
+    base_version: int,
+    judgement: DraftJudgement | None = None,
+    autosave: bool = False,
+) -> Deck:
     """Write a draft over a deck, if the deck is still at `base_version`; raises StaleDeck if not.
 
     The check and the version bump are one conditional UPDATE, so of two saves based on the
     same version exactly one wins and the other is refused: no update is lost silently.
     Returns the deck as saved (with its new version). Pass the draft's `judgement` if the
-    caller has it (the editor has just computed it).
+    caller has it (the editor has just computed it), and `autosave` for the editor's save of each
+    change (consecutive ones make one version in the history).
     """
     judgement = judgement or deck_draft_judge(draft=draft)
     choice = judgement.choice
@@ -96,15 +105,43 @@ def deck_update(*, deck: Deck, draft: DeckDraft, base_version: int, judgement: D
         for key, value in fields.items():
             setattr(deck, key, value)
         deck.version = base_version + 1
-        _deck_version_record(deck=deck, draft=draft)
+        _deck_version_record(deck=deck, draft=draft, autosave=autosave)
     deck_changed.send(sender=Deck, deck=deck)
     return deck
 
 
-def _deck_version_record(*, deck: Deck, draft: DeckDraft) -> None:
-    """Keep the deck as saved at its current version (history shows any past version and the changes)."""
-    snapshot = replace(draft, name=deck.name, ruler=deck.ruler.slug, geas=deck.geas.slug if deck.geas else None)
-    DeckVersion.objects.create(deck=deck, version=deck.version, snapshot=snapshot.to_snapshot())
+# Autosaves this close to the last one are the same editing session: they make one version.
+AUTOSAVE_GROUP = timedelta(minutes=30)
+
+
+def _deck_version_record(*, deck: Deck, draft: DeckDraft, autosave: bool = False) -> None:
+    """Keep the deck as saved at its current version (history shows any past version and the changes).
+
+    An autosave right after another (the previous version, unnamed, written within
+    AUTOSAVE_GROUP) moves that version on instead of adding one: the history then shows what the
+    editing session changed, not one line per click. Any other save starts a new version.
+    """
+    snapshot = replace(
+        draft, name=deck.name, ruler=deck.ruler.slug, geas=deck.geas.slug if deck.geas else None
+    ).to_snapshot()
+    now = timezone.now()
+    if autosave:
+        merged = DeckVersion.objects.filter(
+            deck=deck, version=deck.version - 1, autosave=True, name="", updated_at__gte=now - AUTOSAVE_GROUP
+        ).update(version=deck.version, snapshot=snapshot, updated_at=now)
+        if merged:
+            return
+    DeckVersion.objects.create(deck=deck, version=deck.version, snapshot=snapshot, updated_at=now, autosave=autosave)
+
+
+def deck_version_name(*, deck: Deck, version: int, name: str) -> DeckVersion:
+    """Name a saved version on purpose (empty: no name); the next autosave then starts a new version."""
+    found = DeckVersion.objects.filter(deck=deck, version=version).first()
+    if found is None:
+        raise ApplicationError(f"{deck.name} has no version {version}.", field="version")
+    found.name = name.strip()[: DeckVersion._meta.get_field("name").max_length]
+    found.save(update_fields=["name"])
+    return found
 
 
 def _deck_cards_sync(*, deck: Deck, draft: DeckDraft) -> None:

@@ -146,5 +146,5 @@ def editor_deck_change(*, deck: Deck, change: DraftChange, base_version: int, sh
     """
     changed = deck_draft_change(draft=deck_draft_of(deck=deck), change=change)
     state = deck_editor_state(draft=changed, also=shown)
-    saved = deck_update(deck=deck, draft=changed, base_version=base_version, judgement=state.judgement)
+    saved = deck_update(deck=deck, draft=changed, base_version=base_version, judgement=state.judgement, autosave=True)
     return SavedChange(saved, state)

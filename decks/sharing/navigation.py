@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
+from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
@@ -31,9 +32,9 @@ def login_first(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
     """login_required, coming back to the deck page: the write URLs answer POSTs only, not the GET after login."""
 
     @wraps(view)
-    def wrapped(request: HttpRequest, public_id: str) -> HttpResponse:
+    def wrapped(request: HttpRequest, public_id: str, **kwargs: Any) -> HttpResponse:
         if not request.user.is_authenticated:
             return redirect_to_login(reverse("deckpages:page", args=[public_id]))
-        return view(request, public_id)
+        return view(request, public_id, **kwargs)
 
     return wrapped

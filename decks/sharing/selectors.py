@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
+from django.db.models import Max, Min, Q
 from django.http import Http404
 
 from cards.models import Geas, Ruler
@@ -36,8 +37,10 @@ class HistoryEntry:
     """One saved version of a deck and what that save changed."""
 
     version: int
+    # When the version was last saved (an editing session's autosaves are one version).
     created_at: Any
     changelog: Changelog
+    name: str = ""
 
 
 HISTORY_SHOWN = 10
@@ -60,19 +63,23 @@ def deck_history(
     versions = DeckVersion.objects.filter(deck=deck)
     if upto is not None:
         versions = versions.filter(version__lte=upto)
-    rows = list(versions.order_by("-version").values_list("version", "created_at", "snapshot")[: limit + 1])
+    rows = list(
+        versions.order_by("-version").values_list("version", "created_at", "snapshot", "updated_at", "name")[
+            : limit + 1
+        ]
+    )
     known = dict(names or {})
-    numbers = {n for _, _, snap in rows for section in CARD_SECTIONS for n in (snap.get(section) or {})}
+    numbers = {n for _, _, snap, _, _ in rows for section in CARD_SECTIONS for n in (snap.get(section) or {})}
     known.update(deck_card_names(numbers=numbers - set(known)))
-    labels = _rules_labels(snapshots=[snap for _, _, snap in rows], known=labels or {})
+    labels = _rules_labels(snapshots=[snap for _, _, snap, _, _ in rows], known=labels or {})
     entries = []
-    for i, (version, created_at, snapshot) in enumerate(rows[:limit]):
+    for i, (version, created_at, snapshot, updated_at, name) in enumerate(rows[:limit]):
         before = rows[i + 1][2] if i + 1 < len(rows) else None
         changelog = deck_changelog(before, snapshot, names=known, labels=labels)
         if before is None and version > 1:
             # The version before this one is past the limit: say nothing rather than "created".
             continue
-        entries.append(HistoryEntry(version, created_at, changelog))
+        entries.append(HistoryEntry(version, updated_at or created_at, changelog, name))
     return entries
 
 
@@ -96,6 +103,10 @@ class DeckPage:
     # The deck this one was copied from, when the viewer may read it.
     source: Deck | None
     is_owner: bool
+    # On a past version's page: the saved versions before and after it (None: none). Version
+    # numbers have gaps where an editing session's autosaves were merged into one version.
+    previous_version: int | None = None
+    next_version: int | None = None
 
     @property
     def description(self) -> str:
@@ -149,4 +160,10 @@ def deck_page_get(*, public_id: str, user: Any, version: int | None = None, toda
         source = Deck.objects.only("public_id", "name", "visibility", "owner_id").filter(pk=deck.forked_from_id).first()
         if source is not None and not deck_is_readable_by(deck=source, user=user):
             source = None
-    return DeckPage(deck, state, problem, history, source, deck_is_owned_by(deck=deck, user=user))
+    neighbours: dict[str, int | None] = {}
+    if version is not None:
+        neighbours = DeckVersion.objects.filter(deck=deck).aggregate(
+            previous_version=Max("version", filter=Q(version__lt=version)),
+            next_version=Min("version", filter=Q(version__gt=version)),
+        )
+    return DeckPage(deck, state, problem, history, source, deck_is_owned_by(deck=deck, user=user), **neighbours)

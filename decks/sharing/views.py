@@ -10,10 +10,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from decks.selectors import deck_get_for_change, deck_get_for_viewer
-from decks.services import deck_visibility_set
+from decks.services import deck_version_name, deck_visibility_set
 from gatesite.errors import ApplicationError
 
-from .forms import VisibilityForm
+from .forms import VersionNameForm, VisibilityForm
 from .navigation import back_to_page, login_first
 from .selectors import DeckPage, deck_page_get
 from .services import deck_copy
@@ -30,8 +30,8 @@ def deck_version_page(request: HttpRequest, public_id: str, version: int) -> Htt
     page = deck_page_get(public_id=public_id, user=request.user, version=version)
     past = {
         "version": version,
-        "previous": version - 1 if version > 1 else None,
-        "next": version + 1 if version < page.deck.version else None,
+        "previous": page.previous_version,
+        "next": page.next_version,
         "saved_at": page.history[0].created_at if page.history else None,
     }
     return _page(request, page, past=past)
@@ -66,3 +66,24 @@ def deck_copy_view(request: HttpRequest, public_id: str) -> HttpResponse:
         return redirect("deckpages:page", source.public_id)
     messages.success(request, f"Copied to your decks as “{copy.name}” (private until you share it).")
     return redirect("decks:edit", copy.public_id)
+
+
+@login_first
+@require_POST
+def deck_version_name_view(request: HttpRequest, public_id: str, version: int) -> HttpResponse:
+    """Name a saved version on purpose (the owner, from the deck page's history)."""
+    deck = deck_get_for_change(public_id=public_id, user=request.user)
+    form = VersionNameForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, f"Version {version} not named: {form.errors['name'][0]}")
+        return back_to_page(request, deck)
+    try:
+        named = deck_version_name(deck=deck, version=version, name=form.cleaned_data["name"])
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(
+            request,
+            f"Version {version} is named “{named.name}”." if named.name else f"Version {version} has no name now.",
+        )
+    return back_to_page(request, deck)
