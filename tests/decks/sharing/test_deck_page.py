@@ -264,3 +264,16 @@ def test_it_also_shows_the_stored_verdict_with_its_reason(client, legal_deck):
     assert 'data-testid="stored-verdict"' in html
     assert "Not legal since 2026-03-01: Ember Squire 1 is banned." in html
     assert 'data-testid="stored-verdict"' not in past
+
+
+def test_the_main_actions_come_first_with_a_copy_link_button(client, legal_deck, user):
+    client.force_login(user)
+    html = client.get(page_url(legal_deck)).content.decode()
+
+    actions = html.index('data-testid="deck-actions"')
+    # Edit, share, export come before the cards and the verdict, not after them.
+    assert actions < html.index('data-testid="verdict"') and actions < html.index('<h3 data-group="unit">')
+    for testid in ("edit-deck", "copy-link", "export-links"):
+        assert actions < html.index(f'data-testid="{testid}"') < html.index('data-testid="verdict"'), testid
+    assert re.search(r'data-copy-link="http://testserver/d/[\w-]+/"', html)
+    assert "/static/decks/copy_link.js" in html
