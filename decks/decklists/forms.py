@@ -14,3 +14,5 @@ class DeckImportForm(forms.Form):
     # Set by the preview: the exact result shown, and (saved decks) the version it was read against.
     fingerprint = forms.CharField(max_length=64, required=False)
     base_version = forms.IntegerField(min_value=1, required=False)
+    # A "Did you mean …?" button: the line number whose suggestion the player accepts.
+    fix = forms.IntegerField(min_value=1, required=False)

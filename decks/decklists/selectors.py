@@ -14,7 +14,15 @@ from django.utils import timezone
 from cards.models import Attribute, Card, Geas, Printing, Ruler
 from cards.rules_selectors import rules_choice_get
 from decks.decklists.link import DeckLinkError, LinkedDeck, decode_deck_link, encode_deck_link
-from decks.decklists.text import LineError, ParsedDeck, TextCard, Vocabulary, format_deck_text, parse_deck_text
+from decks.decklists.text import (
+    LineError,
+    ParsedDeck,
+    TextCard,
+    Vocabulary,
+    format_deck_text,
+    line_fixed,
+    parse_deck_text,
+)
 from decks.drafts import card_facts_by_number
 from decks.editor.state import DeckEditorState, deck_editor_state
 from decks.models import MAX_LINE_COUNT, DeckDraft
@@ -98,6 +106,8 @@ class TextImport:
     state: DeckEditorState | None
     errors: tuple[LineError, ...]
     kept: tuple[str, ...]
+    # The text read: the one pasted, or with one line fixed to its suggestion (deck_text_import's `fix`).
+    text: str = ""
 
     @property
     def blocked(self) -> bool:
@@ -116,7 +126,7 @@ class TextImport:
 _BLOCKING_FIELDS = frozenset({"ruler", "geas", "attribute", "rules_date", "heading"})
 
 
-def deck_text_import(*, text: str, draft: DeckDraft, today: date | None = None) -> TextImport:
+def deck_text_import(*, text: str, draft: DeckDraft, today: date | None = None, fix: int | None = None) -> TextImport:
     """Read a pasted deck list against the catalog and make the draft it describes (nothing is saved).
 
     1. Parse the text with every known name (decks.decklists.text.parse_deck_text).
@@ -127,12 +137,22 @@ def deck_text_import(*, text: str, draft: DeckDraft, today: date | None = None) 
        (keeping their split when the count is unchanged), else the newest printing in the
        ruler's collector-number pool, else the newest printing.
     4. The considering board, name and description stay the draft's.
+
+    `fix`: a line number whose "Did you mean …?" the player accepted: that line takes its
+    suggestion first, and the result reads the fixed text (TextImport.text).
     """
-    parsed = parse_deck_text(text, deck_text_vocabulary(), max_count=MAX_LINE_COUNT)
+    vocabulary = deck_text_vocabulary()
+    parsed = parse_deck_text(text, vocabulary, max_count=MAX_LINE_COUNT)
+    if fix is not None:
+        for error in parsed.errors:
+            if error.number == fix and error.suggestion:
+                text = line_fixed(text, error)
+                parsed = parse_deck_text(text, vocabulary, max_count=MAX_LINE_COUNT)
+                break
     errors = list(parsed.errors)
     ruler_slug, geas_slug, attribute, rules_date, kept = _text_headings(parsed=parsed, draft=draft)
     if any(e.field in _BLOCKING_FIELDS for e in errors):
-        return TextImport(parsed, None, None, tuple(errors), tuple(kept))
+        return TextImport(parsed, None, None, tuple(errors), tuple(kept), text)
     try:
         choice = rules_choice_get(
             ruler_slug=ruler_slug, geas_slug=geas_slug, on=rules_date or today or timezone.localdate()
@@ -141,7 +161,7 @@ def deck_text_import(*, text: str, draft: DeckDraft, today: date | None = None) 
         where = "geas" if geas_slug and "geas" in parsed.heading_lines else "ruler"
         number = parsed.heading_lines.get(where, 0)
         errors.append(LineError(number, "", exc.message, field=where))
-        return TextImport(parsed, None, None, tuple(errors), tuple(kept))
+        return TextImport(parsed, None, None, tuple(errors), tuple(kept), text)
     sections = _text_printings(parsed=parsed, draft=draft, rules=choice.rules)
     missing = sorted({name for s in (parsed.main, parsed.resources) for name in s} - sections.pop("_named", set()))
     for line in parsed.lines:
@@ -158,7 +178,7 @@ def deck_text_import(*, text: str, draft: DeckDraft, today: date | None = None) 
         resources=sections["resources"],
     )
     state = deck_editor_state(draft=new, today=today)
-    return TextImport(parsed, new, state, tuple(sorted(errors, key=lambda e: e.number)), tuple(kept))
+    return TextImport(parsed, new, state, tuple(sorted(errors, key=lambda e: e.number)), tuple(kept), text)
 
 
 def _text_headings(*, parsed: ParsedDeck, draft: DeckDraft) -> tuple[str, str | None, str, date | None, list[str]]:

@@ -160,6 +160,8 @@ class LineError:
     message: str
     suggestion: str | None = None
     field: str = "card"
+    # The part of the line the suggestion would replace (line_fixed), when there is a suggestion.
+    written: str = ""
 
     def __str__(self) -> str:
         hint = f" Did you mean “{self.suggestion}”?" if self.suggestion else ""
@@ -333,6 +335,7 @@ class _Reader:
                 "Rules date, Name, Resources).",
                 suggestion.title(),
                 field="heading",
+                written=key_value.group(1),
             )
         )
         return True
@@ -347,7 +350,9 @@ class _Reader:
         name = self.cards.get(written)
         if name is None:
             self.errors.append(
-                LineError(number, shown, f"“{written}” is not a card name.", self.cards.suggest(written))
+                LineError(
+                    number, shown, f"“{written}” is not a card name.", self.cards.suggest(written), written=written
+                )
             )
             return
         if not 1 <= count <= self.max_count:
@@ -447,7 +452,7 @@ def _heading(
     canonical = names.get(value)
     if canonical is None:
         what = {"ruler": "a ruler", "geas": "a geas", "attribute": "a unit attribute"}[key]
-        return LineError(number, shown, f"“{value}” is not {what}.", names.suggest(value), field=key)
+        return LineError(number, shown, f"“{value}” is not {what}.", names.suggest(value), field=key, written=value)
     found[key] = canonical
     return None
 
@@ -455,3 +460,18 @@ def _heading(
 def suggestions_for(names: Sequence[str], text: str) -> str | None:
     """The known name closest to `text` (the parser's "Did you mean …?"), for callers with a bare list."""
     return _Names({n: n for n in names}).suggest(text)
+
+
+def line_fixed(text: str, error: LineError) -> str:
+    """The text with the error's line taking its suggestion ("Did you mean …?" as a button that fixes it).
+
+    Only the first occurrence of what was written on that line is replaced; the rest of the line
+    (its count, a comment) and every other line stay as they are. Without a suggestion, the text.
+    """
+    if not error.suggestion or not error.written:
+        return text
+    lines = text.splitlines(keepends=True)
+    if not 1 <= error.number <= len(lines):
+        return text
+    lines[error.number - 1] = lines[error.number - 1].replace(error.written, error.suggestion, 1)
+    return "".join(lines)

@@ -82,7 +82,9 @@ def draft_import(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _import_page(request, deck=None, form=form, status=422)
     try:
-        result = deck_text_import(text=form.cleaned_data["text"], draft=session_draft(request))
+        result = deck_text_import(
+            text=form.cleaned_data["text"], draft=session_draft(request), fix=form.cleaned_data["fix"]
+        )
     except ApplicationError as exc:  # the draft's own rules cannot be judged any more
         form.add_error(None, exc.message)
         return _import_page(request, deck=None, form=form, status=422)
@@ -103,7 +105,9 @@ def deck_import(request: HttpRequest, public_id: str) -> HttpResponse:
     form = DeckImportForm(request.POST)
     if not form.is_valid():
         return _import_page(request, deck=deck, form=form, status=422)
-    result = deck_text_import(text=form.cleaned_data["text"], draft=deck_draft_of(deck=deck))
+    result = deck_text_import(
+        text=form.cleaned_data["text"], draft=deck_draft_of(deck=deck), fix=form.cleaned_data["fix"]
+    )
     base_version = form.cleaned_data["base_version"] or deck.version
     try:
         if form.cleaned_data["confirm"] and base_version != deck.version:

@@ -145,6 +145,21 @@ def test_the_preview_lists_the_deck_and_every_bad_line_and_changes_nothing(clien
     assert 'data-testid="confirm"' in html
 
 
+def test_did_you_mean_is_a_button_that_fixes_the_line_and_previews_again(client, deck_catalog):
+    text = "Rulr: Apprentice\n4 Ember Squire 1\n3 Ember Squre 2\n2 Nope\n"
+    html = client.post("/decks/new/import/", {"text": text}).content.decode()
+    assert re.search(r'<button type="submit" form="import-form" name="fix" value="3" data-testid="fix-line">', html)
+
+    html = client.post("/decks/new/import/", {"text": text, "fix": "3"}).content.decode()
+
+    # Only line 3 took its suggestion: the misspelt heading and the unknown card are still listed.
+    assert "Rulr: Apprentice\n4 Ember Squire 1\n3 Ember Squire 2\n2 Nope\n</textarea>" in html
+    assert 'data-line="3"' not in html
+    assert 'data-line="1"' in html and 'data-line="4"' in html
+    html = client.post("/decks/new/import/", {"text": text, "fix": "1"}).content.decode()
+    assert "Ruler: Apprentice\n4 Ember Squire 1\n3 Ember Squre 2" in html
+
+
 def test_confirming_replaces_the_drafts_deck(client, deck_catalog):
     text = "Ruler: Apprentice\n4 Ember Squire 1\n1 Frost Hare\nbad line here\n"
     preview = client.post("/decks/new/import/", {"text": text}).content.decode()

@@ -339,3 +339,14 @@ def test_a_misspelt_card_name_with_a_colon_is_a_card_error_not_a_heading():
 
     assert error.field == "card"
     assert error.suggestion == "Gate: Opening"
+
+
+def test_line_fixed_replaces_only_what_was_written_on_that_line():
+    from decks.decklists.text import LineError, line_fixed
+
+    text = "2 Squre\r\n2 Squre\r\n"
+    error = LineError(2, "2 Squre", "“Squre” is not a card name.", "Squire", written="Squre")
+
+    assert line_fixed(text, error) == "2 Squre\r\n2 Squire\r\n"
+    assert line_fixed(text, LineError(2, "2 Squre", "no", None, written="Squre")) == text
+    assert line_fixed(text, LineError(9, "", "no", "Squire", written="Squre")) == text
