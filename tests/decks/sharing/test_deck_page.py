@@ -272,7 +272,8 @@ def test_the_main_actions_come_first_with_a_copy_link_button(client, legal_deck,
 
     actions = html.index('data-testid="deck-actions"')
     # Edit, share, export come before the cards and the verdict, not after them.
-    assert actions < html.index('data-testid="verdict"') and actions < html.index('<h3 data-group="unit">')
+    assert actions < html.index('data-testid="verdict"')
+    assert actions < html.index('<h3 data-group="unit">')
     for testid in ("edit-deck", "copy-link", "export-links"):
         assert actions < html.index(f'data-testid="{testid}"') < html.index('data-testid="verdict"'), testid
     assert re.search(r'data-copy-link="http://testserver/d/[\w-]+/"', html)
