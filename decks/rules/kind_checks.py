@@ -235,6 +235,51 @@ def meter_identity_choices(j: Judging, rule: GameRule) -> list[Meter]:
     return [Meter(_code(rule), label, len(outside), 0 if identity is not None else None, detail=", ".join(outside))]
 
 
+# ---------------------------------------------------------------- the rules panel's words
+
+
+_RULE_WORDS = {
+    ("exactly", True): gettext_noop("The %(section)s has exactly %(want)s card."),
+    ("exactly", False): gettext_noop("The %(section)s has exactly %(want)s cards."),
+    ("min", True): gettext_noop("The %(section)s has at least %(want)s card."),
+    ("min", False): gettext_noop("The %(section)s has at least %(want)s cards."),
+    ("max", True): gettext_noop("The %(section)s has at most %(want)s card."),
+    ("max", False): gettext_noop("The %(section)s has at most %(want)s cards."),
+}
+
+
+def describe_section_size(game: GameDefinition, rule: GameRule) -> Wording:
+    p, section = rule.params, game.section(rule.params["section"]).called()
+    if p.get("exactly") is None and p.get("min") is not None and p.get("max") is not None:
+        words = {"section": section, "least": p["min"], "most": p["max"]}
+        return Wording(gettext_noop("The %(section)s has from %(least)s to %(most)s cards."), words)
+    bound = next(key for key in ("exactly", "min", "max") if p.get(key) is not None)
+    return Wording(_RULE_WORDS[bound, p[bound] == 1], {"section": section, "want": p[bound]})
+
+
+def describe_section_types(game: GameDefinition, rule: GameRule) -> Wording:
+    allowed: dict[str, list[str]] = rule.params["allowed"]
+    parts = [f"{s.called()}: {_types_words(game, allowed[s.key])}" for s in game.sections if s.key in allowed]
+    return Wording(
+        gettext_noop("Each section takes only its card types (%(sections)s)."), {"sections": "; ".join(parts)}
+    )
+
+
+def describe_max_copies(game: GameDefinition, rule: GameRule) -> Wording:
+    sections = " and the ".join(game.section(key).called() for key in copy_sections(game, rule))
+    words = {"max": rule.params["max"], "sections": sections}
+    return Wording(gettext_noop("At most %(max)s copies of a card, counted over the %(sections)s."), words)
+
+
+def describe_identity_choices(game: GameDefinition, rule: GameRule) -> Wording:
+    words = {
+        "section": game.section(rule.params["section"]).called(),
+        "field": _field_label(game, rule.params["field"]).lower(),
+        "identity": game.section(rule.params["identity"]).label,
+    }
+    return Wording(gettext_noop("Every card in the %(section)s must be of a %(field)s its %(identity)s allows."), words)
+
+
 def _field_label(game: GameDefinition, key: str) -> str:
     field = game.card_field(key)
     return field.label if field is not None else key

@@ -20,7 +20,7 @@ from .hints import addition_blockers
 from .meters import deck_meters
 from .rule_meters import Meter
 from .types import CardFacts, Violation
-from .wording import Wording
+from .wording import Wording, gettext_noop
 
 Check = Callable[[Judging, GameRule], list[Violation]]
 # (judging, rule, card, section it would go in, printing) -> why one more copy breaks the rule.
@@ -28,6 +28,8 @@ Hint = Callable[[Judging, GameRule, CardFacts, str, str | None], list[Blocker]]
 MeterReading = Callable[[Judging, GameRule], list[Meter]]
 # (game, rule, where in the file) -> None, or GameDataError naming the parameter.
 ParamCheck = Callable[[GameDefinition, GameRule, str], None]
+# (game, rule) -> the rule in plain words with its numbers, for the rules panel.
+Describe = Callable[[GameDefinition, GameRule], Wording]
 
 RULER_RULES = "ruler_rules"
 
@@ -39,6 +41,7 @@ class Kind:
     hint: Hint
     meter: MeterReading
     params: ParamCheck
+    describe: Describe
 
 
 def _one(hint: Callable[[Judging, GameRule, CardFacts, str], Wording | None]) -> Hint:
@@ -70,6 +73,10 @@ def _ruler_meters(j: Judging, rule: GameRule) -> list[Meter]:
     j.ruler_report()  # refuses a judging without the rules in force, like the check
     assert j.rules is not None
     return deck_meters(j.tally.deck, j.rules)
+
+
+def _ruler_words(game: GameDefinition, rule: GameRule) -> Wording:
+    return Wording(gettext_noop("The deck-construction rules of the ruler in force (and of its geas, if any)."))
 
 
 # ---------------------------------------------------------------- parameters
@@ -137,17 +144,40 @@ def _no_params(game: GameDefinition, rule: GameRule, where: str) -> None:
 
 
 KINDS: tuple[Kind, ...] = (
-    Kind("section_size", k.check_section_size, _one(k.hint_section_size), k.meter_section_size, _size_params),
-    Kind("section_types", k.check_section_types, _one(k.hint_section_types), lambda j, r: [], _types_params),
-    Kind("max_copies", k.check_max_copies, _one(k.hint_max_copies), k.meter_max_copies, _copies_params),
+    Kind(
+        "section_size",
+        k.check_section_size,
+        _one(k.hint_section_size),
+        k.meter_section_size,
+        _size_params,
+        k.describe_section_size,
+    ),
+    Kind(
+        "section_types",
+        k.check_section_types,
+        _one(k.hint_section_types),
+        # No meter: a card in the wrong section is listed by its violation.
+        lambda j, r: [],
+        _types_params,
+        k.describe_section_types,
+    ),
+    Kind(
+        "max_copies",
+        k.check_max_copies,
+        _one(k.hint_max_copies),
+        k.meter_max_copies,
+        _copies_params,
+        k.describe_max_copies,
+    ),
     Kind(
         "identity_choices",
         k.check_identity_choices,
         _one(k.hint_identity_choices),
         k.meter_identity_choices,
         _identity_params,
+        k.describe_identity_choices,
     ),
-    Kind(RULER_RULES, _ruler_check, _ruler_hint, _ruler_meters, _no_params),
+    Kind(RULER_RULES, _ruler_check, _ruler_hint, _ruler_meters, _no_params, _ruler_words),
 )
 
 _BY_KEY = {kind.key: kind for kind in KINDS}
