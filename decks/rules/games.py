@@ -207,6 +207,36 @@ def _rule(raw: Mapping[str, Any], where: str) -> GameRule:
     return GameRule(code, _need(raw, "kind", str, where), MappingProxyType(params), str(raw.get("source", "")))
 
 
+# The keys parse_game reads; any other top-level key is kept in GameDefinition.extra.
+_KNOWN = frozenset(
+    (
+        "game",
+        "name",
+        "source",
+        "card_types",
+        "card_fields",
+        "sections",
+        "rules",
+        "draw",
+        "search",
+        "assumptions",
+        "default",
+        "identity",
+    )
+)
+
+
+def _assumptions(raw: list[Any], slug: str) -> tuple[Assumption, ...]:
+    return tuple(
+        Assumption(
+            _need(a, "about", str, f"{slug}: assumptions[{i}]"),
+            _need(a, "text", str, f"{slug}: assumptions[{i}]"),
+            a.get("rule"),
+        )
+        for i, a in enumerate(raw)
+    )
+
+
 def parse_game(data: Mapping[str, Any]) -> GameDefinition:
     """A game definition from a decoded data/games/<slug>.json; GameDataError names what is wrong."""
     slug = _need(data, "game", str, "game file")
@@ -222,28 +252,7 @@ def parse_game(data: Mapping[str, Any]) -> GameDefinition:
     sections = tuple(_section(s, f"{slug}: sections[{i}]") for i, s in enumerate(_need(data, "sections", list, slug)))
     if not sections:
         raise GameDataError(f"{slug}: sections: a game needs at least one deck section")
-    assumptions = tuple(
-        Assumption(
-            _need(a, "about", str, f"{slug}: assumptions[{i}]"),
-            _need(a, "text", str, f"{slug}: assumptions[{i}]"),
-            a.get("rule"),
-        )
-        for i, a in enumerate(data.get("assumptions", []))
-    )
-    known = {
-        "game",
-        "name",
-        "source",
-        "card_types",
-        "card_fields",
-        "sections",
-        "rules",
-        "draw",
-        "search",
-        "assumptions",
-        "default",
-        "identity",
-    }
+    assumptions = _assumptions(data.get("assumptions", []), slug)
     game = GameDefinition(
         slug=slug,
         name=_need(data, "name", str, slug),
@@ -257,7 +266,7 @@ def parse_game(data: Mapping[str, Any]) -> GameDefinition:
         assumptions=assumptions,
         default=bool(data.get("default", False)),
         identity=str(data.get("identity", "card")),
-        extra=MappingProxyType({k: v for k, v in data.items() if k not in known}),
+        extra=MappingProxyType({k: v for k, v in data.items() if k not in _KNOWN}),
     )
     if len(set(game.section_keys())) != len(game.sections):
         raise GameDataError(f"{slug}: sections: a section key is given twice")

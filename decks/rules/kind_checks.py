@@ -216,6 +216,8 @@ def check_identity_choices(j: Judging, rule: GameRule) -> list[Violation]:
 
 
 def hint_identity_choices(j: Judging, rule: GameRule, card: CardFacts, section: str) -> Wording | None:
+    if section == rule.params["identity"]:
+        return _hint_new_identity(j, rule, card)
     if section != rule.params["section"]:
         return None
     identity = identity_allows(j, rule)
@@ -226,6 +228,18 @@ def hint_identity_choices(j: Judging, rule: GameRule, card: CardFacts, section: 
         return None
     words = {"section": j.game.section(rule.params["identity"]).label, "values": _shown(j, rule, refused)}
     return Wording(gettext_noop("the %(section)s does not allow %(values)s"), words)
+
+
+def _hint_new_identity(j: Judging, rule: GameRule, card: CardFacts) -> Wording | None:
+    """An identity card into an empty identity section: the cards it would not allow (a second one
+    silences the rule, and the identity section's own size rule says why)."""
+    if j.tally.size(rule.params["identity"]):
+        return None
+    outside = _outside(j, rule, frozenset(card_values(card, rule.params["field"])))
+    if not outside:
+        return None
+    words = {"section": j.game.section(rule.params["section"]).called(), "cards": ", ".join(outside)}
+    return Wording(gettext_noop("would not allow %(cards)s in the %(section)s"), words)
 
 
 def meter_identity_choices(j: Judging, rule: GameRule) -> list[Meter]:
