@@ -306,7 +306,7 @@ class _Reader:
                 number,
                 shown,
                 f"“{match.group(1)}” is not a section of this game's deck lists ({known}).",
-                self.game_sections.suggest(match.group(1)),
+                _Names({h: h for h in self.section_names}).suggest(match.group(1)),
                 field="section",
             )
         )
