@@ -111,3 +111,14 @@ def test_a_fourth_game_has_hints_odds_and_a_rules_panel(game):
     panel = rules_panel(game)
     assert [str(r.wording) for r in panel.rules][1] == "The deck has from 20 to 30 cards."
     assert panel.rules[4].assumptions[0].text == "Not stated; this site assumes any deck."
+
+
+def test_a_fourth_game_words_its_violations_as_docs_games_md_shows(game):
+    squall = card("Squall", "tide", "storm")
+    messages = [v.message for v in judge(game, deck(29, extra=[(squall, 2)])).violations]
+
+    assert messages == [
+        "The deck has 31 cards; it may have at most 30.",
+        "2 copies of Squall; a deck may have at most 1.",
+        "Element not allowed by the Captain Old Salt (water): Squall (storm).",
+    ]
