@@ -35,8 +35,9 @@ from fractions import Fraction
 from math import comb
 from typing import Any
 
+from .games import GameDefinition
 from .ruleset import RulesDataError
-from .types import UNIT, DeckSnapshot
+from .types import UNIT, CardFacts, DeckSnapshot
 
 TURNS = 6
 
@@ -276,6 +277,60 @@ def deck_groups(deck: DeckSnapshot) -> list[CardGroup]:
         )
     groups.extend(_group(f"card:{name}", name, copies, (name,)) for name in sorted(copies))
     return [g for g in groups if g.count]
+
+
+def game_deck_groups(game: GameDefinition, deck: DeckSnapshot) -> list[CardGroup]:
+    """The groups worth asking about in a main deck of a game with its own card fields.
+
+    Each card type, each value of each choices field ("Colour: Blue"), "<field> n or less" for
+    each value of each whole-number field, then each card name; only groups with a card.
+    """
+    copies: dict[str, int] = {}
+    facts: dict[str, CardFacts] = {}
+    for entry in deck.main:
+        copies[entry.card.name] = copies.get(entry.card.name, 0) + entry.count
+        facts[entry.card.name] = entry.card
+    cards = list(facts.values())
+    groups = [
+        _group(f"type:{t.key}", f"{t.label} cards", copies, (c.name for c in cards if c.type == t.key))
+        for t in game.card_types
+    ]
+    for field in game.card_fields:
+        if field.kind == "choices":
+            groups += [
+                _group(
+                    f"{field.key}:{choice.key}",
+                    f"{field.label}: {choice.label}",
+                    copies,
+                    (c.name for c in cards if _has(c, field.key, choice.key)),
+                )
+                for choice in field.choices
+            ]
+        elif field.kind == "int":
+            values = sorted(
+                {v for c in cards if isinstance(v := c.fields.get(field.key), int) and not isinstance(v, bool)}
+            )
+            groups += [
+                _group(
+                    f"{field.key}-{n}",
+                    f"{field.label} {n} or less",
+                    copies,
+                    (c.name for c in cards if _at_most(c, field.key, n)),
+                )
+                for n in values
+            ]
+    groups.extend(_group(f"card:{name}", name, copies, (name,)) for name in sorted(copies))
+    return [g for g in groups if g.count]
+
+
+def _has(card: CardFacts, field: str, value: str) -> bool:
+    held = card.fields.get(field)
+    return held == value or (isinstance(held, (list, tuple, set, frozenset)) and value in held)
+
+
+def _at_most(card: CardFacts, field: str, n: int) -> bool:
+    value = card.fields.get(field)
+    return isinstance(value, int) and not isinstance(value, bool) and value <= n
 
 
 def picked_group(deck: DeckSnapshot, names: Sequence[str]) -> CardGroup:

@@ -59,3 +59,28 @@ def test_gate_rulers_pattern_comes_from_the_ruler():
     assert seen_by_turn(game_draw_pattern(GATE_RULER.draw, profile), deck_size=50, going_first=False, turns=1) == (6,)
     with pytest.raises(RulesDataError, match="the pattern comes from the ruler"):
         game_draw_pattern(GATE_RULER.draw)
+
+
+def test_a_games_deck_offers_groups_by_type_choice_and_number_fields():
+    from decks.rules.odds import game_deck_groups
+
+    from .gamedecks import kingdom, rg_card, snapshot
+
+    deck = snapshot(
+        kingdom=[(kingdom(), 1)],
+        main=[
+            (rg_card("Tide Warden", colours=("blue",), cost=2), 2),
+            (rg_card("Violet Sage", colours=("blue", "red"), cost=4), 1),
+            (rg_card("Frost Ward", "spell", ("blue",), spell_type="quick-play", cost=None), 3),
+        ],
+    )
+    groups = {g.key: (g.label, g.count) for g in game_deck_groups(RULERS_GAMBIT, deck)}
+
+    assert groups["type:unit"] == ("Unit cards", 3)
+    assert groups["colours:blue"] == ("Colour: Blue", 6)
+    assert groups["colours:red"] == ("Colour: Red", 1)
+    assert groups["spell_type:quick-play"] == ("Spell type: Quick-Play", 3)
+    assert groups["cost-2"] == ("COST 2 or less", 2)
+    assert groups["cost-4"] == ("COST 4 or less", 3)
+    assert groups["card:Frost Ward"] == ("Frost Ward", 3)
+    assert "type:kingdom-ruler" not in groups  # the Kingdom is not in the main deck
