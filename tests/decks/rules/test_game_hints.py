@@ -148,16 +148,6 @@ def rg_decks(draw):
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.sampled_from(COLOURS), st.randoms(use_true_random=False))
-def test_a_legal_deck_stays_legal_when_its_lines_are_reordered_and_split(colour, rnd: random.Random):
-    sections = rg_legal(colour)
-    main = [(c, 1) for c, n in sections["main"] for _ in range(n)]
-    rnd.shuffle(main)
-
-    assert judge(RULERS_GAMBIT, snapshot(kingdom=sections["kingdom"], main=main)).legal
-
-
-@settings(max_examples=150, deadline=None)
 @given(rg_decks(), rg_cards)
 def test_a_copy_past_the_limit_always_breaks_max_copies(sections, new):
     deck = snapshot(**sections)
@@ -195,3 +185,37 @@ def test_on_a_deck_one_card_short_no_hint_means_the_copy_makes_it_legal(colour, 
     blockers = addition_hints(judging(RULERS_GAMBIT, deck), new, section=section)
 
     assert (blockers == []) == judge(RULERS_GAMBIT, _one_more(deck, new, section)).legal
+
+
+@st.composite
+def legal_rg_decks(draw):
+    """A random legal Ruler's Gambit deck: a Kingdom of one or two colours and 39 main cards of
+    its colours (or none), at most 2 copies each."""
+    allowed = draw(st.lists(st.sampled_from(COLOURS), min_size=1, max_size=2, unique=True))
+    pairs = draw(st.integers(0, 19))
+    counts = [2] * pairs + [1] * (39 - 2 * pairs)
+    main = []
+    for i, count in enumerate(counts):
+        colours = tuple(draw(st.lists(st.sampled_from(allowed), max_size=len(allowed), unique=True)))
+        main.append((rg_card(f"Card {i:02d}", draw(st.sampled_from(["unit", "spell"])), colours), count))
+    return {"kingdom": [(kingdom("Home", tuple(allowed)), 1)], "main": main}
+
+
+@settings(max_examples=100, deadline=None)
+@given(legal_rg_decks(), st.randoms(use_true_random=False))
+def test_any_legal_deck_is_legal_and_stays_legal_under_reordering_and_splitting(sections, rnd: random.Random):
+    assert judge(RULERS_GAMBIT, snapshot(**sections)).legal
+    main = [(c, 1) for c, n in sections["main"] for _ in range(n)]
+    rnd.shuffle(main)
+
+    assert judge(RULERS_GAMBIT, snapshot(kingdom=sections["kingdom"], main=main)).legal
+
+
+@settings(max_examples=100, deadline=None)
+@given(legal_rg_decks(), st.data())
+def test_one_more_copy_of_a_card_at_the_limit_in_a_legal_deck_always_breaks_max_copies(sections, data):
+    at_limit = [c for c, n in sections["main"] if n == 2]
+    new = data.draw(st.sampled_from(at_limit)) if at_limit else sections["main"][0][0]
+    main = [*sections["main"], (new, 1 if at_limit else 2)]
+
+    assert "max_copies" in judge(RULERS_GAMBIT, snapshot(kingdom=sections["kingdom"], main=main)).rules_broken()
