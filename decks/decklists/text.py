@@ -300,6 +300,9 @@ class _Reader:
         if rest and not _NOTHING.match(rest):
             # "Key: value": a heading such as Game or Name, or a card name with a colon.
             return False
+        if _GROUP.match(line.lower()):
+            # A group heading copied from another list ("Units (20):"): nothing to read.
+            return True
         known = ", ".join(self.section_names)
         self.errors.append(
             LineError(

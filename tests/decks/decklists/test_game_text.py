@@ -74,6 +74,13 @@ def test_an_unknown_section_heading_is_an_error_naming_its_line():
     assert "“Resources” is not a section" in second.message
 
 
+def test_group_headings_copied_from_other_lists_are_skipped_not_refused():
+    parsed = parse_deck_text("Units (20):\n2 Runner\nHero:\n1 Wayfinder\n", GR)
+
+    assert parsed.errors == ()
+    assert (dict(parsed.main), dict(parsed.section("hero"))) == ({"Runner": 2}, {"Wayfinder": 1})
+
+
 def test_an_unknown_game_is_an_error_and_no_game_line_leaves_the_game_unsaid():
     parsed = parse_deck_text("Game: Chess\n1 Runner\n", GR)
 
