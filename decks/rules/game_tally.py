@@ -81,10 +81,14 @@ class Judging:
     rules: RulesInForce | None = None
     report: Report | None = None
 
+    def rules_in_force(self) -> RulesInForce:
+        """The rules in force; ValueError for a game judged by a ruler without them."""
+        if self.rules is None:
+            raise ValueError(f"{self.game.slug}: its rules come from a ruler; judge it with the rules in force")
+        return self.rules
+
     def ruler_report(self) -> Report:
         """The ruler registry's report on the deck, judged as validate_deck always has."""
         if self.report is None:
-            if self.rules is None:
-                raise ValueError(f"{self.game.slug}: its rules come from a ruler; judge it with the rules in force")
-            self.report = validate_deck(self.tally.deck, self.rules)
+            self.report = validate_deck(self.tally.deck, self.rules_in_force())
         return self.report

@@ -62,17 +62,14 @@ def _ruler_check(j: Judging, rule: GameRule) -> list[Violation]:
 
 
 def _ruler_hint(j: Judging, rule: GameRule, card: CardFacts, section: str, printing: str | None) -> list[Blocker]:
-    assert j.rules is not None  # ruler_report() has refused a judging without them
-    report = j.ruler_report()
-    reasons = addition_blockers(j.tally.deck, j.rules, card, printing, section=section, report=report)
+    rules = j.rules_in_force()
+    reasons = addition_blockers(j.tally.deck, rules, card, printing, section=section, report=j.ruler_report())
     # The ruler registry words its hints itself; its reasons carry no rule code.
     return [Blocker("", Wording(reason)) for reason in reasons]
 
 
 def _ruler_meters(j: Judging, rule: GameRule) -> list[Meter]:
-    j.ruler_report()  # refuses a judging without the rules in force, like the check
-    assert j.rules is not None
-    return deck_meters(j.tally.deck, j.rules)
+    return deck_meters(j.tally.deck, j.rules_in_force())
 
 
 def _ruler_words(game: GameDefinition, rule: GameRule) -> Wording:

@@ -100,6 +100,17 @@ def test_gate_ruler_hints_are_the_ruler_registrys():
     assert [str(b) for b in addition_hints(j, extra)] == ["deck is full (50/50)"]
 
 
+def test_gate_ruler_meters_are_the_ruler_registrys_and_need_the_rules_in_force():
+    from decks.rules.meters import deck_meters
+
+    rules = rules_for("Knight")
+    deck = DeckMaker(rules).deck
+
+    assert game_meters(judging(GATE_RULER, deck, rules)) == deck_meters(deck, rules)
+    with pytest.raises(ValueError, match="gate-ruler: its rules come from a ruler"):
+        game_meters(judging(GATE_RULER, deck))
+
+
 def test_meters_read_the_deck_against_each_rule():
     sections = {**rg_legal(), "main": [*rg_main()[:-1], (rg_card("Ember Imp", colours=("red",)), 1)]}
     meters = {m.key: m for m in game_meters(judging(RULERS_GAMBIT, snapshot(**sections)))}
