@@ -5,13 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .wording import Wording
 
 if TYPE_CHECKING:
     # Only for the annotation: ruleset imports this module.
     from .ruleset import RulesInForce
+
+# One shared empty mapping: the default of every card's fields and every deck's other sections
+# (read-only, so sharing it is safe, and no dict is made per card).
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 UNIT = "unit"
 EVENT = "event"
@@ -46,7 +50,7 @@ class CardFacts:
     # The game's own card fields ({"colours": ("red",), "cost": 2}), as its data file declares
     # them (decks/rules/games.py); empty for Gate Ruler, whose facts are the fields above.
     # Left out of the hash (a mapping has none) so cards stay usable as keys.
-    fields: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}), hash=False)
+    fields: Mapping[str, object] = field(default_factory=lambda: _EMPTY, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +70,7 @@ class DeckSnapshot:
     attribute: str | None = None
     # A game's other sections by key ("kingdom", "hero", "gates"); Gate Ruler's two sections are
     # `main` and `resources` above, so every Gate Ruler caller keeps reading them as before.
-    sections: Mapping[str, tuple[DeckEntry, ...]] = field(default_factory=lambda: MappingProxyType({}), hash=False)
+    sections: Mapping[str, tuple[DeckEntry, ...]] = field(default_factory=lambda: _EMPTY, hash=False)
 
     @classmethod
     def of_sections(cls, sections: Mapping[str, tuple[DeckEntry, ...]]) -> DeckSnapshot:
