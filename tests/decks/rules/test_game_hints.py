@@ -230,3 +230,42 @@ def test_one_more_copy_of_a_card_at_the_limit_in_a_legal_deck_always_breaks_max_
     main = [*sections["main"], (new, 1 if at_limit else 2)]
 
     assert "max_copies" in judge(RULERS_GAMBIT, snapshot(kingdom=sections["kingdom"], main=main)).rules_broken()
+
+
+GR_CATALOG = (
+    gr_card("Wayfinder", "hero"),
+    gr_card("Seeker", "hero"),
+    gr_card("Gate of Dawn", "gate"),
+    gr_card("Gate of Dusk", "gate"),
+    gr_card("Runner", level=1),
+    gr_card("Quick Strike", "action", cost=1, instant=True),
+)
+gr_cards = st.sampled_from(GR_CATALOG)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.fixed_dictionaries(
+        {
+            "hero": st.lists(st.tuples(gr_cards, st.integers(1, 2)), max_size=2),
+            "gates": st.lists(st.tuples(gr_cards, st.integers(1, 3)), max_size=3),
+            "main": st.lists(st.tuples(gr_cards, st.integers(1, 30)), max_size=4),
+        }
+    ),
+    gr_cards,
+    st.sampled_from(["hero", "gates", "main"]),
+)
+def test_gaterunners_hints_agree_with_a_rejudgement(sections, new, section):
+    deck = snapshot(**sections)
+    before = judge(GATERUNNERS, deck).rules_broken()
+    after_deck = DeckSnapshot.of_sections(
+        {
+            **{k: deck.section(k) for k in ("hero", "gates", "main")},
+            section: (*deck.section(section), DeckEntry(new, 1)),
+        }
+    )
+    after = judge(GATERUNNERS, after_deck).rules_broken()
+    named = {b.rule for b in addition_hints(judging(GATERUNNERS, deck), new, section=section)}
+
+    assert named <= after
+    assert after - before <= named
