@@ -4,6 +4,10 @@ A code is a version character followed by the payload. Version "1": the deck as 
 JSON array ``[ruler, geas, attribute, rules date, main, resources, name]`` where main and
 resources are flat ``[number, count, number, count, …]`` lists, raw-deflated (zlib, no
 header) and base64url-encoded without padding. A 50-card deck is about 100–200 characters.
+A deck of another game than Gate Ruler adds two items, ``[..., name, game, sections]``: the
+game's slug and its other sections (``{"kingdom": [number, count, …]}``), with ruler, geas,
+attribute, rules date and resources empty. Without them (every older link) the deck is
+Gate Ruler's, so Gate Ruler's codes are the same as ever.
 
 decode_deck_link refuses anything it did not write: bad characters, bad compression, a wrong
 shape, counts out of range, unknown versions, each with a clear DeckLinkError.
@@ -31,6 +35,9 @@ MAX_COUNT = MAX_LINE_COUNT
 MAX_TEXT = 100
 
 _CODE = re.compile(r"^[A-Za-z0-9_-]+$")
+# A game's slug and its section keys, as data/games/<slug>.json spells them.
+_KEY = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+MAX_SECTIONS = 8
 
 
 class DeckLinkError(ValueError):
@@ -48,6 +55,10 @@ class LinkedDeck:
     main: Mapping[str, int] = field(default_factory=dict)
     resources: Mapping[str, int] = field(default_factory=dict)
     name: str = ""
+    # The game's slug; None for Gate Ruler (the game of every link without one).
+    game: str | None = None
+    # Copies per collector number in the game's other sections ("kingdom", "hero", "gates").
+    sections: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
 
 
 def encode_deck_link(deck: LinkedDeck) -> str:
@@ -60,8 +71,10 @@ def encode_deck_link(deck: LinkedDeck) -> str:
         _flat(deck.main),
         _flat(deck.resources),
     ]
-    if deck.name:
+    if deck.name or deck.game is not None:
         payload.append(deck.name[:MAX_TEXT])
+    if deck.game is not None:
+        payload += [deck.game, {key: _flat(counts) for key, counts in sorted(deck.sections.items()) if counts}]
     raw = json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()
     compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
     packed = compressor.compress(raw) + compressor.flush()
@@ -103,13 +116,14 @@ def decode_deck_link(code: str) -> LinkedDeck:
 
 
 def _linked_deck(data: Any) -> LinkedDeck:
-    if not isinstance(data, list) or len(data) not in (6, 7):
+    if not isinstance(data, list) or len(data) not in (6, 7, 9):
         raise DeckLinkError("The link does not hold a deck.")
     ruler, geas, attribute, rules_date, main, resources, *rest = data
+    game, sections = _game(rest[1:]) if len(rest) == 3 else (None, {})
     for what, value in (("ruler", ruler), ("geas", geas), ("attribute", attribute), ("rules date", rules_date)):
         if not isinstance(value, str) or len(value) > MAX_TEXT:
             raise DeckLinkError(f"The link's {what} is not valid.")
-    if not ruler:
+    if not ruler and game is None:
         raise DeckLinkError("The link's deck has no ruler.")
     try:
         when = date.fromisoformat(rules_date) if rules_date else None
@@ -121,9 +135,22 @@ def _linked_deck(data: Any) -> LinkedDeck:
     if (refusal := spoofing_refusal(name)) is not None:
         raise DeckLinkError(f"The link's deck name is not valid: {refusal}")
     main_counts, resource_counts = _counts("deck", main), _counts("resources", resources)
-    if len(main_counts) + len(resource_counts) > MAX_LINES:
+    if len(main_counts) + len(resource_counts) + sum(len(c) for c in sections.values()) > MAX_LINES:
         raise DeckLinkError(f"The link's deck has more than {MAX_LINES} different printings.")
-    return LinkedDeck(ruler, geas or None, attribute, when, main_counts, resource_counts, name)
+    return LinkedDeck(ruler, geas or None, attribute, when, main_counts, resource_counts, name, game, sections)
+
+
+def _game(items: list[Any]) -> tuple[str, dict[str, dict[str, int]]]:
+    """The game's slug and other sections of a link that names a game."""
+    game, sections = items
+    if not isinstance(game, str) or not _KEY.match(game):
+        raise DeckLinkError("The link's game is not valid.")
+    if not isinstance(sections, dict) or len(sections) > MAX_SECTIONS:
+        raise DeckLinkError("The link's deck sections are not valid.")
+    for key in sections:
+        if not _KEY.match(key):
+            raise DeckLinkError(f"The link's deck has a section that is not valid ({key[:40]!r}).")
+    return game, {key: _counts(key, flat) for key, flat in sections.items()}
 
 
 def _counts(section: str, flat: Any) -> dict[str, int]:

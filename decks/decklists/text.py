@@ -34,7 +34,25 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from cards.folding import fold
+from decks.decklists.text_format import TYPE_HEADINGS, TextCard, format_deck_text, format_game_deck_text
 from decks.limits import MAX_LINE_COUNT, MAX_LINES, spoofing_refusal
+
+# The writing half lives in text_format; these names stay importable from here.
+__all__ = [
+    "MAIN",
+    "RESOURCES",
+    "TYPE_HEADINGS",
+    "LineError",
+    "ParsedDeck",
+    "TextCard",
+    "TextLine",
+    "Vocabulary",
+    "format_deck_text",
+    "format_game_deck_text",
+    "name_key",
+    "parse_deck_text",
+    "suggestions_for",
+]
 
 MAIN = "main"
 RESOURCES = "resources"
@@ -43,84 +61,8 @@ RESOURCES = "resources"
 MAX_COUNT = MAX_LINE_COUNT
 MAX_TEXT_LINES = 1000
 
-# Type -> heading of its group in the written list, in the order the groups are written.
-TYPE_HEADINGS = {"unit": "Units", "event": "Events", "field": "Fields", "energy": "Energy"}
-
 # Closeness (difflib ratio of folded names) from which a name is offered as "Did you mean …?".
 SUGGESTION_CUTOFF = 0.6
-
-
-# ---------------------------------------------------------------- writing
-
-
-@dataclass(frozen=True)
-class TextCard:
-    """One card of a deck as the text shows it: copies, name, and what groups and orders it."""
-
-    count: int
-    name: str
-    type: str = ""
-    level: int | None = None
-
-
-def format_deck_text(
-    *,
-    ruler: str,
-    main: Iterable[TextCard],
-    resources: Iterable[TextCard] = (),
-    geas: str | None = None,
-    attribute: str = "",
-    rules_date: date | None = None,
-    name: str = "",
-) -> str:
-    """The deck as text: headings, then the deck grouped by type, then the resources.
-
-    Copies of one name in several printings are written as one line (the text names cards,
-    not printings). Within a group, cards go by level, then name.
-    """
-    out = []
-    if name:
-        out.append(f"# {_one_line(name)}")
-    out.append(f"Ruler: {ruler}")
-    if geas:
-        out.append(f"Geas: {geas}")
-    if attribute:
-        out.append(f"Attribute: {attribute}")
-    if rules_date:
-        out.append(f"Rules date: {rules_date.isoformat()}")
-    groups: dict[str, list[TextCard]] = {}
-    for card in _merged(main):
-        groups.setdefault(card.type if card.type in TYPE_HEADINGS else "", []).append(card)
-    for card_type in [*TYPE_HEADINGS, ""]:
-        cards = groups.get(card_type)
-        if not cards:
-            continue
-        heading = TYPE_HEADINGS.get(card_type, "Other")
-        out += ["", f"# {heading} ({sum(c.count for c in cards)})"]
-        out += [f"{c.count} {c.name}" for c in _ordered(cards)]
-    extra = _merged(resources)
-    if extra:
-        out += ["", f"Resources:  # {sum(c.count for c in extra)}"]
-        out += [f"{c.count} {c.name}" for c in _ordered(extra)]
-    return "\n".join(out) + "\n"
-
-
-def _merged(cards: Iterable[TextCard]) -> list[TextCard]:
-    by_name: dict[str, TextCard] = {}
-    for card in cards:
-        seen = by_name.get(card.name)
-        by_name[card.name] = (
-            card if seen is None else TextCard(seen.count + card.count, card.name, seen.type, seen.level)
-        )
-    return list(by_name.values())
-
-
-def _ordered(cards: Iterable[TextCard]) -> list[TextCard]:
-    return sorted(cards, key=lambda c: (c.level is None, c.level or 0, c.name))
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
 
 
 # ---------------------------------------------------------------- reading
@@ -139,6 +81,11 @@ class Vocabulary:
     rulers: Mapping[str, str] = field(default_factory=dict)
     geases: Mapping[str, str] = field(default_factory=dict)
     attributes: Iterable[str] = ()
+    # Game names and slugs → the game's slug, for the `Game:` line (absent: the caller's default, Gate Ruler).
+    games: Mapping[str, str] = field(default_factory=dict)
+    # A game with sections of its own: each section's headings ("Kingdom", "Hero", "Gates") → its
+    # key. Empty for Gate Ruler, whose `Resources:` heading is read as it always was.
+    sections: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -184,9 +131,17 @@ class ParsedDeck:
     errors: tuple[LineError, ...] = ()
     # The line each heading was given on ("ruler": 2), so later checks can name the line.
     heading_lines: Mapping[str, int] = field(default_factory=dict)
+    # The game the `Game:` line names (its slug); None when the text names none.
+    game: str | None = None
+    # Copies per card name in a game's other sections ("kingdom", "hero", "gates").
+    sections: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
 
     def section(self, name: str) -> Mapping[str, int]:
-        return self.main if name == MAIN else self.resources
+        if name == MAIN:
+            return self.main
+        if name == RESOURCES:
+            return self.resources
+        return self.sections.get(name, {})
 
     @property
     def size(self) -> int:
@@ -244,10 +199,16 @@ _HEADINGS = {
     "as of": "rules_date",
     "name": "name",
     "deck name": "name",
+    "game": "game",
     "ルーラー": "ruler",
     "ギアス": "geas",
     "属性": "attribute",
 }
+# A game's section heading alone on its line ("Gates:", "Kingdom (1):", "Hero: # 1"), or with one card after it.
+_GAME_SECTION = re.compile(r"^([^\d:：#][^:：]*?)\s*(?:\(\s*\d*\s*\))?\s*[:：]\s*(.*)$")
+_NOTHING = re.compile(r"^(?:#.*|\d*\s*(?:cards?)?)$", re.IGNORECASE)
+# Every game's main deck answers to these headings besides its own.
+_MAIN_HEADINGS = {"main": MAIN, "main deck": MAIN, "deck": MAIN}
 _NONE = {"", "none", "-", "—", "no geas", "なし"}
 
 
@@ -280,11 +241,23 @@ class _Reader:
         self.rulers = _Names(vocabulary.rulers)
         self.geases = _Names(vocabulary.geases)
         self.attributes = _Names({a: a for a in vocabulary.attributes})
+        self.lookups = {
+            "ruler": self.rulers,
+            "geas": self.geases,
+            "attribute": self.attributes,
+            "game": _Names(vocabulary.games),
+        }
         self.headings = _Names({k: k for k in _HEADINGS})
+        # "Game" is read only when spelt out: as a near miss it would take "Gate: …" card names for headings.
+        self.near_headings = _Names({k: k for k in _HEADINGS if k != "game"})
+        self.game_sections = _Names({**_MAIN_HEADINGS, **vocabulary.sections}) if vocabulary.sections else None
+        self.section_names = list(dict.fromkeys(vocabulary.sections))
         self.max_count = max_count
         self.found: dict[str, object] = {}
         self.heading_lines: dict[str, int] = {}
         self.sections: dict[str, dict[str, int]] = {MAIN: {}, RESOURCES: {}}
+        for key in vocabulary.sections.values():
+            self.sections.setdefault(key, {})
         self.lines: list[TextLine] = []
         self.errors: list[LineError] = []
         self.section = MAIN
@@ -294,7 +267,12 @@ class _Reader:
         if not line or line.startswith(("#", "//")):
             return
         shown = raw.strip()
-        heading = _SECTION.match(line.lower())
+        if self.game_sections is not None:
+            if self._game_section(line, number, shown):
+                return
+            heading = None
+        else:
+            heading = _SECTION.match(line.lower())
         if heading:
             self.section = _SECTIONS[heading.group(1)]
             return
@@ -305,6 +283,40 @@ class _Reader:
         if card_line is None and self._key_value(line, number, shown):
             return
         self._card(card_line or (candidates[0] if candidates else None), number, shown)
+
+    def _game_section(self, line: str, number: int, shown: str) -> bool:
+        """Read a game's section heading (`Kingdom:`, or `Kingdom: 1 Azure Kingdom`); False when the line is not one."""
+        assert self.game_sections is not None
+        match = _GAME_SECTION.match(line)
+        if not match or self.cards.get(line) is not None:
+            return False
+        key = self.game_sections.get(match.group(1))
+        rest = match.group(2).strip()
+        if key is not None:
+            self.section = key
+            if rest and not _NOTHING.match(rest):
+                candidates = _card_lines(rest)
+                card_line = next((c for c in candidates if self.cards.get(c[1]) is not None), None)
+                self._card(card_line or (candidates[0] if candidates else None), number, shown)
+            return True
+        if rest and not _NOTHING.match(rest):
+            # "Key: value": a heading such as Game or Name, or a card name with a colon.
+            return False
+        if _GROUP.match(line.lower()):
+            # A group heading copied from another list ("Units (20):"): nothing to read.
+            return True
+        known = ", ".join(self.section_names)
+        self.errors.append(
+            LineError(
+                number,
+                shown,
+                f"“{match.group(1)}” is not a section of this game's deck lists ({known}).",
+                _Names({h: h for h in self.section_names}).suggest(match.group(1)),
+                field="section",
+                written=match.group(1),
+            )
+        )
+        return True
 
     def _key_value(self, line: str, number: int, shown: str) -> bool:
         """Read a `Key: value` heading line; False when the line is not one (it may be a card name with a colon)."""
@@ -317,13 +329,11 @@ class _Reader:
             if _HEADINGS[key] != "name":
                 value = value.split(" #")[0].strip()
             self.heading_lines.setdefault(_HEADINGS[key], number)
-            error = _heading(
-                _HEADINGS[key], value, number, shown, self.found, self.rulers, self.geases, self.attributes
-            )
+            error = _heading(_HEADINGS[key], value, number, shown, self.found, self.lookups)
             if error:
                 self.errors.append(error)
             return True
-        suggestion = self.headings.suggest(key_value.group(1))
+        suggestion = self.near_headings.suggest(key_value.group(1))
         # Only a near miss of a heading is read as one; otherwise it may be a card name with a colon.
         if suggestion is None:
             return False
@@ -387,6 +397,8 @@ class _Reader:
             lines=tuple(self.lines),
             errors=tuple(self.errors),
             heading_lines={key: number for key, number in self.heading_lines.items() if key in found},
+            game=_str_or_none(found.get("game")),
+            sections={k: v for k, v in self.sections.items() if k not in (MAIN, RESOURCES)},
         )
 
 
@@ -421,14 +433,17 @@ def _heading(
     number: int,
     shown: str,
     found: dict[str, object],
-    rulers: _Names,
-    geases: _Names,
-    attributes: _Names,
+    lookups: Mapping[str, _Names],
 ) -> LineError | None:
     """Record one `Key: value` line in `found`; an error if the value is unknown or given twice."""
-    label = {"ruler": "Ruler", "geas": "Geas", "attribute": "Attribute", "rules_date": "Rules date", "name": "Name"}[
-        key
-    ]
+    label = {
+        "ruler": "Ruler",
+        "geas": "Geas",
+        "attribute": "Attribute",
+        "rules_date": "Rules date",
+        "name": "Name",
+        "game": "Game",
+    }[key]
     if key in found:
         return LineError(number, shown, f"{label} is given twice; the first one counts.", field=key)
     if key == "name":
@@ -445,13 +460,18 @@ def _heading(
         except ValueError:
             return LineError(number, shown, f"“{value}” is not a date (YYYY-MM-DD).", field=key)
         return None
-    if key != "ruler" and value.lower() in _NONE:
+    if key not in ("ruler", "game") and value.lower() in _NONE:
         found[key] = ""
         return None
-    names = {"ruler": rulers, "geas": geases, "attribute": attributes}[key]
+    names = lookups[key]
     canonical = names.get(value)
     if canonical is None:
-        what = {"ruler": "a ruler", "geas": "a geas", "attribute": "a unit attribute"}[key]
+        what = {
+            "ruler": "a ruler",
+            "geas": "a geas",
+            "attribute": "a unit attribute",
+            "game": "a game this site knows",
+        }[key]
         return LineError(number, shown, f"“{value}” is not {what}.", names.suggest(value), field=key, written=value)
     found[key] = canonical
     return None

@@ -60,6 +60,12 @@ class Section:
     heading: str | None
     # Whether the section holds the deck's identity card (a Kingdom-Ruler, a Hero).
     identity: bool = False
+    # What messages call the section ("main deck"); by default "<label> section".
+    noun: str = ""
+
+    def called(self) -> str:
+        """The section in a sentence: "The %(section)s has 38 cards" reads "The main deck has 38 cards"."""
+        return self.noun or f"{self.label} section"
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +116,17 @@ class GameDefinition:
     def card_field(self, key: str) -> CardField | None:
         return next((f for f in self.card_fields if f.key == key), None)
 
+    def section(self, key: str) -> Section:
+        """The section with this key; KeyError for a key the game does not have."""
+        found = next((s for s in self.sections if s.key == key), None)
+        if found is None:
+            raise KeyError(key)
+        return found
+
+    def type_label(self, key: str) -> str:
+        """What players call a card type ("Kingdom-Ruler"); the key itself for a type the game does not have."""
+        return next((t.label for t in self.card_types if t.key == key), key)
+
 
 def _need(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
     if key not in data:
@@ -154,7 +171,32 @@ def _section(raw: Mapping[str, Any], where: str) -> Section:
     heading = raw.get("heading")
     if heading is not None and not isinstance(heading, str):
         raise GameDataError(f"{where}.heading: expected a string or null, got {heading!r}")
-    return Section(_need(raw, "key", str, where), _need(raw, "label", str, where), heading, bool(raw.get("identity")))
+    noun = raw.get("noun", "")
+    if not isinstance(noun, str):
+        raise GameDataError(f"{where}.noun: expected a string, got {noun!r}")
+    return Section(
+        _need(raw, "key", str, where), _need(raw, "label", str, where), heading, bool(raw.get("identity")), noun
+    )
+
+
+# The draw pattern's numbers (cards) and switches, when the game sets them itself (not a ruler).
+_DRAW_COUNTS = ("opening_hand", "per_turn", "set_aside")
+_DRAW_SWITCHES = ("mulligan", "first_player_skips_first_draw")
+
+
+def _draw(raw: Mapping[str, Any], slug: str) -> Mapping[str, Any]:
+    """The draw pattern, its numbers checked (a ruler-set pattern is checked with the ruler's data)."""
+    if raw.get("kind") is not None:
+        return MappingProxyType(dict(raw))
+    for key in _DRAW_COUNTS:
+        value = raw.get(key, 0)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise GameDataError(f"{slug}: draw.{key}: expected a whole number of cards, got {value!r}")
+    _need(raw, "opening_hand", int, f"{slug}: draw")
+    for key in _DRAW_SWITCHES:
+        if not isinstance(raw.get(key, False), bool):
+            raise GameDataError(f"{slug}: draw.{key}: expected true or false, got {raw[key]!r}")
+    return MappingProxyType(dict(raw))
 
 
 def _rule(raw: Mapping[str, Any], where: str) -> GameRule:
@@ -163,6 +205,36 @@ def _rule(raw: Mapping[str, Any], where: str) -> GameRule:
         raise GameDataError(f"{where}.code: expected a string or null, got {code!r}")
     params = {k: v for k, v in raw.items() if k not in ("code", "kind", "source")}
     return GameRule(code, _need(raw, "kind", str, where), MappingProxyType(params), str(raw.get("source", "")))
+
+
+# The keys parse_game reads; any other top-level key is kept in GameDefinition.extra.
+_KNOWN = frozenset(
+    (
+        "game",
+        "name",
+        "source",
+        "card_types",
+        "card_fields",
+        "sections",
+        "rules",
+        "draw",
+        "search",
+        "assumptions",
+        "default",
+        "identity",
+    )
+)
+
+
+def _assumptions(raw: list[Any], slug: str) -> tuple[Assumption, ...]:
+    return tuple(
+        Assumption(
+            _need(a, "about", str, f"{slug}: assumptions[{i}]"),
+            _need(a, "text", str, f"{slug}: assumptions[{i}]"),
+            a.get("rule"),
+        )
+        for i, a in enumerate(raw)
+    )
 
 
 def parse_game(data: Mapping[str, Any]) -> GameDefinition:
@@ -180,29 +252,8 @@ def parse_game(data: Mapping[str, Any]) -> GameDefinition:
     sections = tuple(_section(s, f"{slug}: sections[{i}]") for i, s in enumerate(_need(data, "sections", list, slug)))
     if not sections:
         raise GameDataError(f"{slug}: sections: a game needs at least one deck section")
-    assumptions = tuple(
-        Assumption(
-            _need(a, "about", str, f"{slug}: assumptions[{i}]"),
-            _need(a, "text", str, f"{slug}: assumptions[{i}]"),
-            a.get("rule"),
-        )
-        for i, a in enumerate(data.get("assumptions", []))
-    )
-    known = {
-        "game",
-        "name",
-        "source",
-        "card_types",
-        "card_fields",
-        "sections",
-        "rules",
-        "draw",
-        "search",
-        "assumptions",
-        "default",
-        "identity",
-    }
-    return GameDefinition(
+    assumptions = _assumptions(data.get("assumptions", []), slug)
+    game = GameDefinition(
         slug=slug,
         name=_need(data, "name", str, slug),
         source=str(data.get("source", "")),
@@ -210,10 +261,17 @@ def parse_game(data: Mapping[str, Any]) -> GameDefinition:
         card_fields=fields,
         sections=sections,
         rules=tuple(_rule(r, f"{slug}: rules[{i}]") for i, r in enumerate(_need(data, "rules", list, slug))),
-        draw=MappingProxyType(dict(_need(data, "draw", dict, slug))),
+        draw=_draw(_need(data, "draw", dict, slug), slug),
         search=MappingProxyType(dict(data.get("search", {}))),
         assumptions=assumptions,
         default=bool(data.get("default", False)),
         identity=str(data.get("identity", "card")),
-        extra=MappingProxyType({k: v for k, v in data.items() if k not in known}),
+        extra=MappingProxyType({k: v for k, v in data.items() if k not in _KNOWN}),
     )
+    if len(set(game.section_keys())) != len(game.sections):
+        raise GameDataError(f"{slug}: sections: a section key is given twice")
+    # Imported here because the kinds' checks are typed with this module's classes.
+    from .kinds import check_rules
+
+    check_rules(game)
+    return game

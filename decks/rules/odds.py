@@ -17,6 +17,11 @@ The model, which the odds panel's help repeats to players:
 5. When the deck runs out, a step takes what is left (the game is lost then, but the odds of
    what was seen are still exact).
 
+A game that sets its own draw pattern in its data (data/games/<slug>.json, `draw`) is read by
+game_draw_pattern: `opening_hand` cards seen at setup after `set_aside` cards put aside unseen
+(GateRunners' Shields), `per_turn` each turn, none on the game's first turn when
+`first_player_skips_first_draw`; mulligans are left out as above.
+
 Whatever was taken face down, the seen cards are a uniformly random subset of the shuffled deck,
 so the count of group cards among them is hypergeometric: P(X >= k) = sum over i >= k of
 C(K, i) C(N - K, n - i) / C(N, n), computed with integers (math.comb) into a Fraction.
@@ -30,8 +35,9 @@ from fractions import Fraction
 from math import comb
 from typing import Any
 
+from .games import GameDefinition
 from .ruleset import RulesDataError
-from .types import UNIT, DeckSnapshot
+from .types import UNIT, CardFacts, DeckSnapshot
 
 TURNS = 6
 
@@ -71,6 +77,8 @@ class DrawPattern:
     def describe(self) -> list[str]:
         """The pattern in words, for the odds panel's help."""
         lines = [f"Setup: sees {_cards(self.setup.seen)}."]
+        if self.setup.hidden:
+            lines = [f"Setup: puts {_cards(self.setup.hidden)} aside unseen, then sees {_cards(self.setup.seen)}."]
         lines.append("Each of your turns: " + _take_words(self.turn) + ".")
         if self.first_turn_differs:
             lines.append("The game's first turn (only when going first): " + _take_words(self.first_turn) + " instead.")
@@ -124,6 +132,28 @@ def draw_pattern(profile: Mapping[str, Any]) -> DrawPattern:
         setup=take(setup, "ruler.setup", hidden=False),
         turn=take(start, "ruler.start_of_turn", hidden=True),
         first_turn=take(first_numbers, "ruler.start_of_turn.first_turn", hidden=True),
+    )
+
+
+def game_draw_pattern(draw: Mapping[str, Any], profile: Mapping[str, Any] | None = None) -> DrawPattern:
+    """The draw pattern of a game's data (its `draw`); for `{"kind": "ruler_setup"}`, the ruler's (draw_pattern).
+
+    RulesDataError when a ruler-set pattern is asked for without the ruler's profile, or the
+    data lacks the numbers (parse_game has checked them for a game file).
+    """
+    if draw.get("kind") == "ruler_setup":
+        if profile is None:
+            raise RulesDataError("draw: the pattern comes from the ruler; give the ruler's profile")
+        return draw_pattern(profile)
+    per_turn = _count(draw, "per_turn", "draw") if "per_turn" in draw else 0
+    first = 0 if draw.get("first_player_skips_first_draw") else per_turn
+    return DrawPattern(
+        setup=Take(
+            seen=_count(draw, "opening_hand", "draw"),
+            hidden=_count(draw, "set_aside", "draw") if "set_aside" in draw else 0,
+        ),
+        turn=Take(seen=per_turn),
+        first_turn=Take(seen=first),
     )
 
 
@@ -247,6 +277,60 @@ def deck_groups(deck: DeckSnapshot) -> list[CardGroup]:
         )
     groups.extend(_group(f"card:{name}", name, copies, (name,)) for name in sorted(copies))
     return [g for g in groups if g.count]
+
+
+def game_deck_groups(game: GameDefinition, deck: DeckSnapshot) -> list[CardGroup]:
+    """The groups worth asking about in a main deck of a game with its own card fields.
+
+    Each card type, each value of each choices field ("Colour: Blue"), "<field> n or less" for
+    each value of each whole-number field, then each card name; only groups with a card.
+    """
+    copies: dict[str, int] = {}
+    facts: dict[str, CardFacts] = {}
+    for entry in deck.main:
+        copies[entry.card.name] = copies.get(entry.card.name, 0) + entry.count
+        facts[entry.card.name] = entry.card
+    cards = list(facts.values())
+    groups = [
+        _group(f"type:{t.key}", f"{t.label} cards", copies, (c.name for c in cards if c.type == t.key))
+        for t in game.card_types
+    ]
+    for field in game.card_fields:
+        if field.kind == "choices":
+            groups += [
+                _group(
+                    f"{field.key}:{choice.key}",
+                    f"{field.label}: {choice.label}",
+                    copies,
+                    (c.name for c in cards if _has(c, field.key, choice.key)),
+                )
+                for choice in field.choices
+            ]
+        elif field.kind == "int":
+            values = sorted(
+                {v for c in cards if isinstance(v := c.fields.get(field.key), int) and not isinstance(v, bool)}
+            )
+            groups += [
+                _group(
+                    f"{field.key}-{n}",
+                    f"{field.label} {n} or less",
+                    copies,
+                    (c.name for c in cards if _at_most(c, field.key, n)),
+                )
+                for n in values
+            ]
+    groups.extend(_group(f"card:{name}", name, copies, (name,)) for name in sorted(copies))
+    return [g for g in groups if g.count]
+
+
+def _has(card: CardFacts, field: str, value: str) -> bool:
+    held = card.fields.get(field)
+    return held == value or (isinstance(held, (list, tuple, set, frozenset)) and value in held)
+
+
+def _at_most(card: CardFacts, field: str, n: int) -> bool:
+    value = card.fields.get(field)
+    return isinstance(value, int) and not isinstance(value, bool) and value <= n
 
 
 def picked_group(deck: DeckSnapshot, names: Sequence[str]) -> CardGroup:

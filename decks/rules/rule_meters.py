@@ -28,11 +28,15 @@ class Meter:
     # The value must equal the limit (deck size, resources), not merely stay under it.
     exact: bool = False
     detail: str = ""
+    # The limit is a least value (GateRunners' 40 cards or more): short of it is UNDER, past it OK.
+    at_least: bool = False
 
     @property
     def state(self) -> str:
         if self.limit is None:
             return OK
+        if self.at_least:
+            return UNDER if self.value < self.limit else OK
         if self.value > self.limit:
             return OVER
         if self.exact and self.value < self.limit:

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
 
 from .wording import Wording
 
 if TYPE_CHECKING:
     # Only for the annotation: ruleset imports this module.
     from .ruleset import RulesInForce
+
+# One shared empty mapping: the default of every card's fields and every deck's other sections
+# (read-only, so sharing it is safe, and no dict is made per card).
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 UNIT = "unit"
 EVENT = "event"
@@ -41,6 +47,10 @@ class CardFacts:
     legend: bool = False
     text: str = ""
     collector_numbers: tuple[str, ...] = ()
+    # The game's own card fields ({"colours": ("red",), "cost": 2}), as its data file declares
+    # them (decks/rules/games.py); empty for Gate Ruler, whose facts are the fields above.
+    # Left out of the hash (a mapping has none) so cards stay usable as keys.
+    fields: Mapping[str, object] = field(default_factory=lambda: _EMPTY, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +68,23 @@ class DeckSnapshot:
     main: tuple[DeckEntry, ...] = ()
     resources: tuple[DeckEntry, ...] = ()
     attribute: str | None = None
+    # A game's other sections by key ("kingdom", "hero", "gates"); Gate Ruler's two sections are
+    # `main` and `resources` above, so every Gate Ruler caller keeps reading them as before.
+    sections: Mapping[str, tuple[DeckEntry, ...]] = field(default_factory=lambda: _EMPTY, hash=False)
+
+    @classmethod
+    def of_sections(cls, sections: Mapping[str, tuple[DeckEntry, ...]]) -> DeckSnapshot:
+        """A deck from its sections by key: `main` and `resources` go to their own fields."""
+        others = {k: tuple(v) for k, v in sections.items() if k not in (MAIN, RESOURCES)}
+        return cls(tuple(sections.get(MAIN, ())), tuple(sections.get(RESOURCES, ())), None, MappingProxyType(others))
+
+    def section(self, key: str) -> tuple[DeckEntry, ...]:
+        """The entries of one section, by its key in the game's data; () for a section the deck leaves empty."""
+        if key == MAIN:
+            return self.main
+        if key == RESOURCES:
+            return self.resources
+        return self.sections.get(key, ())
 
 
 def in_scope(card: CardFacts, scope: str) -> bool:
