@@ -79,6 +79,7 @@ def test_the_rules_panel_lists_each_rule_with_its_words_numbers_source_and_assum
         "multi-colour cards",
         "multi-colour Kingdoms",
         "colourless cards",
+        "colours without one Kingdom",
     ]
     assert all(a.text.startswith("Not stated in the rules; this site") for a in by_code["colour"].assumptions)
     assert panel.draw[0] == "Setup: sees 5 cards."
