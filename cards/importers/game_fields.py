@@ -104,12 +104,12 @@ def game_card_fields(reader: FieldReader, game: GameDefinition, card_type: str) 
         if card_type not in field.types:
             if reader.raw(field.key) is not None:
                 types = ", ".join(field.types)
-                reader.error(field.key, f"a {type_label} card has no {field.label} (only {types} cards have it)")
+                reader.error(field.key, f"{type_label} cards have no {field.label} (only {types} cards have it)")
             continue
         before = len(reader.errors)
         value = FIELD_READERS[field.kind](reader, field)
         if _missing(value) and field.required and len(reader.errors) == before:
-            reader.error(field.key, f"is required for a {type_label} card")
+            reader.error(field.key, f"is required for {type_label} cards")
         values[field.key] = value
     return values
 
