@@ -14,9 +14,12 @@ from django.db import connection
 from django.db.models import F, Prefetch, Q, QuerySet, TextField
 from django.db.models.expressions import RawSQL
 
+from decks.rules.games import GameDefinition
 from decks.rules.types import CardFacts
 
 from .catalog import catalog_memory
+from .game_search import game_query_parse, game_search_condition
+from .games import UnknownGameError, default_game, game_get
 from .models import (
     Attribute,
     Card,
@@ -177,6 +180,7 @@ def card_search(
     cnt: bool | None = None,
     legend: bool | None = None,
     set_code: str | None = None,
+    game: str | None = None,
 ) -> CardSearchResult:
     """Cards matching the search box's text and the browser's filters, best first; never raises on bad input.
 
@@ -189,7 +193,16 @@ def card_search(
 
     Order: exact name match (English or Japanese, folded) first, then cards whose names contain
     every word, then the rest; within each, by level (energy last) then name.
+
+    `game`: a game's slug (default: the default game); another game's query has that game's
+    own fields (cards.game_search), and an unknown game is an error like a bad query.
     """
+    try:
+        chosen = game_get(game) if game is not None else default_game()
+    except UnknownGameError as exc:
+        return CardSearchResult(cards=[], total=0, error=str(exc))
+    if not chosen.default:
+        return game_card_search(game=chosen, query=query, limit=limit, offset=offset)
     try:
         parsed = parse_card_query(query)
     except QueryError as exc:
@@ -198,7 +211,7 @@ def card_search(
     filters |= {"attribute": attribute, "cnt": cnt, "legend": legend, "set_code": set_code}
     try:
         terms = parsed.terms + card_filter_terms(**filters)
-        condition = card_search_condition(terms)
+        condition = card_search_condition(terms) & Q(game=chosen.slug)
     except QueryError as exc:
         return CardSearchResult(cards=[], total=0, error=exc.message, query=parsed, error_position=exc.position)
     limit = max(0, min(limit, CARD_SEARCH_MAX_LIMIT))
@@ -212,6 +225,29 @@ def card_search(
     )
     total, capped = _card_search_total(condition, cards=len(cards), limit=limit, offset=offset)
     return CardSearchResult(cards=cards, total=total, query=parsed, total_capped=capped)
+
+
+def game_card_search(*, game: GameDefinition, query: str, limit: int = 60, offset: int = 0) -> CardSearchResult:
+    """card_search for a game besides the default one: its own fields (cards.game_search); by name."""
+    try:
+        condition = game_search_condition(game, game_query_parse(game, query))
+    except QueryError as exc:
+        return CardSearchResult(cards=[], total=0, error=exc.message, error_position=exc.position)
+    limit = max(0, min(limit, CARD_SEARCH_MAX_LIMIT))
+    offset = max(0, offset)
+    cards = list(
+        with_card_facts(Card.objects.defer("search_text")).filter(condition).order_by("name")[offset : offset + limit]
+    )
+    total, capped = _card_search_total(condition, cards=len(cards), limit=limit, offset=offset)
+    return CardSearchResult(cards=cards, total=total, total_capped=capped)
+
+
+def card_search_filter(cards: QuerySet[Card], *, query: str, game: str) -> QuerySet[Card]:
+    """The cards matching a search in `game`'s syntax (GET /api/v1/cards/?q=); QueryError for a bad query."""
+    chosen = game_get(game)
+    if chosen.default:
+        return cards.filter(card_search_condition(parse_card_query(query).terms))
+    return cards.filter(game_search_condition(chosen, game_query_parse(chosen, query)))
 
 
 def _card_search_total(condition: Q, *, cards: int, limit: int, offset: int) -> tuple[int, bool]:
