@@ -155,7 +155,8 @@ def _term_condition(game: GameDefinition, term: GameTerm) -> Q:
     assert field is not None, term.key
     lookup = f"fields__{field.key}"
     if field.kind == "int":
-        return Q(**{f"{lookup}__{_LOOKUPS[term.op]}": term.value})
+        # A null value (a free card's COST) is no number: it matches no comparison (SQLite would compare it).
+        return Q(**{f"{lookup}__{_LOOKUPS[term.op]}": term.value}) & ~Q(**{lookup: None})
     if field.kind == "text":
         return Q(**{f"{lookup}__icontains": term.value})
     if field.kind == "choices" and field.many:
