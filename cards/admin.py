@@ -3,6 +3,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
@@ -12,6 +13,7 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 
+from .filters import game_choices, type_choices
 from .forms import ImportUploadForm
 from .import_jobs import import_job_create
 from .importers.records import ImportFileError
@@ -47,7 +49,8 @@ class AttributeAdmin(admin.ModelAdmin):
 
 @admin.register(CardSet)
 class CardSetAdmin(admin.ModelAdmin):
-    list_display = ["code", "name", "release_date"]
+    list_display = ["code", "name", "game", "release_date"]
+    list_filter = ["game"]
 
 
 class PrintingInline(admin.TabularInline):
@@ -83,11 +86,19 @@ class ErratumInline(admin.TabularInline):
 
 @admin.register(Card)
 class CardAdmin(admin.ModelAdmin):
-    list_display = ["name", "type", "faction", "level", "cnt", "legend"]
-    list_filter = ["type", "faction", "cnt", "legend"]
+    list_display = ["name", "game", "type", "faction", "level", "cnt", "legend"]
+    list_filter = ["game", "type", "faction", "cnt", "legend"]
     search_fields = ["name", "name_ja", "text", "printings__collector_number"]
     filter_horizontal = ["attributes"]
     inlines = [PrintingInline, ErratumInline]
+
+    def formfield_for_dbfield(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        # Every game's card types and the games themselves (Card.clean checks the pair and the fields).
+        if db_field.name == "type":
+            kwargs["choices"] = type_choices()
+        if db_field.name == "game":
+            kwargs["widget"] = forms.Select(choices=game_choices())
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
         super().save_related(request, form, formsets, change)
@@ -96,7 +107,7 @@ class CardAdmin(admin.ModelAdmin):
             cards_changed_send_on_commit(sender=CardAdmin, card_ids={form.instance.pk})
 
 
-_CARD_RULES_FIELDS = {"type", "faction", "attributes", "level", "cnt", "legend", "text"}
+_CARD_RULES_FIELDS = {"type", "faction", "attributes", "level", "cnt", "legend", "text", "game", "fields"}
 
 
 class _RevisionRevalidates:

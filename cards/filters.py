@@ -9,11 +9,11 @@ from .games import default_game_slug, games
 from .models import Card
 
 
-def _game_choices() -> list[tuple[str, str]]:
+def game_choices() -> list[tuple[str, str]]:
     return [(slug, game.name) for slug, game in games().items()]
 
 
-def _type_choices() -> list[tuple[str, str]]:
+def type_choices() -> list[tuple[str, str]]:
     """Every game's card types (a type of another game than ?game= simply matches nothing)."""
     seen = {t.key: t.label for game in games().values() for t in game.card_types}
     return list(seen.items())
@@ -32,10 +32,10 @@ class CardFilter(django_filters.FilterSet):
     browser's search, with the game's own fields (c:red t:spell cost<=2 for Ruler's Gambit).
     """
 
-    game = django_filters.ChoiceFilter(choices=_game_choices, method="filter_game", help_text="Game slug.")
+    game = django_filters.ChoiceFilter(choices=game_choices, method="filter_game", help_text="Game slug.")
     q = django_filters.CharFilter(method="filter_q", help_text="Search, in the card browser's syntax of the game.")
     faction = django_filters.CharFilter(method="filter_faction", help_text="Faction slug or name.")
-    type = django_filters.ChoiceFilter(choices=_type_choices)
+    type = django_filters.ChoiceFilter(choices=type_choices)
     level = _IntegerFilter()
     level_min = _IntegerFilter(field_name="level", lookup_expr="gte")
     level_max = _IntegerFilter(field_name="level", lookup_expr="lte")

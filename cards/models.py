@@ -110,6 +110,12 @@ class Card(models.Model):
         self.search_text = card_search_text(name=self.name, name_ja=self.name_ja, text=self.text)
         super().save(*args, **kwargs)
 
+    def clean_fields(self, exclude: Any = None) -> None:
+        # The type's choices are the default game's; another game's type is checked by clean().
+        if self.game != default_game_slug():
+            exclude = {*(exclude or ()), "type"}
+        super().clean_fields(exclude=exclude)
+
     def clean(self) -> None:
         from .games import UnknownGameError, game_get
         from .importers.parsing import card_fields_errors
