@@ -1,4 +1,4 @@
-"""The fictional practice sets of the games other than Gate Ruler (data/practice/practice_*_*.json).
+"""The fictional practice sets of the games other than Gate Ruler (data/practice/games/*.json).
 
 Pure checks of the files against their game's data, and one import into the catalog.
 """
@@ -17,7 +17,7 @@ import pytest
 from cards.games import game_get
 from cards.importers.parsing import parse_card_file
 
-PRACTICE_DIR = Path(__file__).resolve().parents[2] / "data" / "practice"
+PRACTICE_DIR = Path(__file__).resolve().parents[2] / "data" / "practice" / "games"
 GENERATOR = PRACTICE_DIR / "generate_game_practice_sets.py"
 FICTION = "(Fictional practice card.)"
 
@@ -57,7 +57,8 @@ def test_every_card_says_it_is_fictional_and_parses_against_its_game(game):
 def test_names_differ_from_every_other_shipped_card():
     """A card name is one card across the site, so no two shipped files of different games share one."""
     names: Counter[str] = Counter()
-    for path in [*PRACTICE_DIR.glob("*.json"), *(PRACTICE_DIR.parent / "real_cards").glob("*.json")]:
+    data = PRACTICE_DIR.parent.parent
+    for path in [*data.glob("practice/**/*.json"), *data.glob("real_cards/*.json")]:
         names.update({card["name"] for card in json.loads(path.read_text(encoding="utf-8"))["cards"]})
     games_names = {c["name"] for game in GEN.OUTPUT_FILES for c in document(game)["cards"]}
     assert [name for name in games_names if names[name] > 1] == []

@@ -12,7 +12,11 @@ the colours, card types and spell types are the games' own (data/games/<slug>.js
 - GR01 ``GR01-NNN`` (GateRunners): 6 Heroes, 8 Gates, 30 units and 16 actions (some of them
   Instant), so a legal deck (1 Hero, 3 Gates, at least 40 main cards) can be built with any Hero.
 
-Run ``python data/practice/generate_game_practice_sets.py``; no randomness, so the output is
+They live in their own folder so that what reads every Gate Ruler practice file (data/practice/*.json:
+decks.rules.practice, the benchmarks, the decks' tests) reads Gate Ruler's only; `make data` loads
+both folders (the Makefile's DATA_FILES).
+
+Run ``python data/practice/games/generate_game_practice_sets.py``; no randomness, so the output is
 byte-identical on every run. A test fails if the committed files are stale.
 """
 
