@@ -139,3 +139,38 @@ def test_a_game_catalog_is_read_again_after_a_catalog_change(kingdom):
     assert "Renamed" in after.by_name
     with pytest.raises(UnknownGameError):
         game_catalog_get(game="chess")
+
+
+def card_form(card: Card, **changes: object) -> dict[str, object]:
+    """The admin's change form of a card without printings or errata, with `changes`."""
+    data: dict[str, object] = {
+        "name": card.name,
+        "name_ja": "",
+        "type": card.type,
+        "game": card.game,
+        "fields": json.dumps(card.fields),
+        "text": card.text,
+        "cnt": "",
+        "legend": "",
+    }
+    for prefix in ("printings", "errata"):
+        data |= {f"{prefix}-TOTAL_FORMS": 0, f"{prefix}-INITIAL_FORMS": 0, f"{prefix}-MAX_NUM_FORMS": 1000}
+    return data | changes
+
+
+def test_an_admin_edits_a_games_card_and_a_bad_field_is_refused(admin_client, db):
+    card = GameCardFactory(name="Spell Card", type="spell", fields={"colours": ["red"], "cost": 1, "spell_type": "set"})
+    url = f"/admin/cards/card/{card.pk}/change/"
+
+    saved = admin_client.post(url, card_form(card, fields=json.dumps({**card.fields, "cost": 3})))
+    refused = admin_client.post(url, card_form(card, fields=json.dumps({**card.fields, "spell_type": "sneaky"})))
+
+    assert saved.status_code == 302
+    assert refused.status_code == 200
+    assert (
+        "spell_type: &#x27;sneaky&#x27; is not a spell type (normal, set, quick-play, equip)"
+        in refused.content.decode()
+    )
+    card.refresh_from_db()
+    assert card.fields["cost"] == 3
+    assert card.fields["spell_type"] == "set"
