@@ -19,7 +19,7 @@ from decks.rules.types import CardFacts
 
 from .catalog import catalog_memory
 from .game_search import game_query_parse, game_search_condition
-from .games import UnknownGameError, default_game, game_get
+from .games import UnknownGameError, default_game, default_game_slug, game_get
 from .models import (
     Attribute,
     Card,
@@ -99,6 +99,9 @@ def joined_values(joined: str | None) -> list[str]:
 def card_facts_rows(numbers: Collection[str]) -> list[tuple[Any, ...]]:
     """For each printing of `numbers` in the catalog: (collector number, card id, name, type, faction name,
     level, cnt, legend, text, attribute names joined, collector numbers joined); see joined_values. One query.
+
+    Gate Ruler's facts: only the default game's cards (another game's printing is not a card of its
+    decks, so it is as unknown as a number no set prints; cards.game_catalog has the other games').
     """
     if not numbers:
         return []
@@ -112,8 +115,9 @@ def card_facts_rows(numbers: Collection[str]) -> list[tuple[Any, ...]]:
     sql = (
         f"SELECT p.collector_number, c.id, c.name, c.type, f.name, c.level, c.cnt, c.legend, c.text, {attributes}, "
         f"{printed} FROM {printing} p JOIN {card} c ON c.id = p.card_id LEFT JOIN {faction} f ON f.id = c.faction_id "
-        f"WHERE {where}"
+        f"WHERE {where} AND c.game = %s"
     )
+    params.append(default_game_slug())
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()

@@ -174,3 +174,10 @@ def test_an_admin_edits_a_games_card_and_a_bad_field_is_refused(admin_client, db
     card.refresh_from_db()
     assert card.fields["cost"] == 3
     assert card.fields["spell_type"] == "set"
+
+
+def test_gate_rulers_card_facts_leave_other_games_printings_out(kingdom):
+    from cards.selectors import card_facts_rows
+
+    PrintingFactory(collector_number="T-1", card=CardFactory(name="Plain"))
+    assert [row[0] for row in card_facts_rows(["T-1", "RGT-001"])] == ["T-1"]
