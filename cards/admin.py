@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from .filters import game_choices, type_choices
 from .forms import ImportUploadForm
+from .games import default_game_slug
 from .import_jobs import import_job_create
 from .importers.records import ImportFileError
 from .models import (
@@ -91,6 +92,14 @@ class CardAdmin(admin.ModelAdmin):
     search_fields = ["name", "name_ja", "text", "printings__collector_number"]
     filter_horizontal = ["attributes"]
     inlines = [PrintingInline, ErratumInline]
+
+    def get_exclude(self, request: HttpRequest, obj: Any = None) -> Any:
+        # A Gate Ruler card's rules are its own columns: the form stays as it was for them.
+        return ["fields"] if obj is not None and obj.game == default_game_slug() else []
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        # A card keeps its game: its fields, decks and errata are that game's.
+        return ["game"] if obj is not None else []
 
     def formfield_for_dbfield(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
         # Every game's card types and the games themselves (Card.clean checks the pair and the fields).

@@ -108,6 +108,8 @@ class Card(models.Model):
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         self.search_text = card_search_text(name=self.name, name_ja=self.name_ja, text=self.text)
+        if self.fields is None:  # the admin's blank JSON field: no game fields
+            self.fields = {}
         super().save(*args, **kwargs)
 
     def clean_fields(self, exclude: Any = None) -> None:
