@@ -28,7 +28,7 @@ from decks.rules.games import CardField, GameDefinition
 
 from .folding import fold
 from .models import Printing
-from .search import MAX_LEVEL, MAX_QUERY_LENGTH, QueryError
+from .search import MAX_LEVEL, MAX_QUERY_LENGTH, HelpEntry, QueryError
 
 # What every game searches besides its own fields.
 TYPE, NAME, SET, TEXT = "type", "name", "set", "text"
@@ -131,6 +131,47 @@ def _choice(candidates: list[tuple[str, tuple[str, ...]]], value: str, what: str
     if found:
         raise QueryError(f'"{value}" in "{token}" could be {" or ".join(found)}; type more letters', token=token)
     raise QueryError(f'No {what} "{value}" in "{token}"; they are {keys}', token=token)
+
+
+def game_type_term(game: GameDefinition, card_type: str) -> GameTerm:
+    """The browser's type filter (?type=) as a term; QueryError for a type the game lacks."""
+    labels = [(t.key, (t.key, t.label)) for t in game.card_types]
+    token = f"type={card_type}"
+    return GameTerm(TYPE, _choice(labels, card_type, "type", token), token=token)
+
+
+def game_search_help(game: GameDefinition) -> tuple[HelpEntry, ...]:
+    """The search box's help for a game (like cards.search.SEARCH_HELP), made from its data."""
+    aliases: dict[str, list[str]] = {}
+    for alias, target in game.search.items():
+        aliases.setdefault(target, []).append(alias)
+    entries = [
+        HelpEntry("word", "Name or card text contains the word", "draw"),
+        HelpEntry("name:word", "Name contains it", "name:squire"),
+    ]
+    type_keys = aliases.get(TYPE, ["t"])
+    example_type = game.card_types[0].key
+    entries.append(
+        HelpEntry(f"{type_keys[0]}:type", f"Type: {', '.join(game.type_keys())}", f"{type_keys[0]}:{example_type}")
+    )
+    for field in game.card_fields:
+        keys = aliases.get(field.key, [field.key])
+        entries.append(_help_entry(field, keys))
+    entries.append(HelpEntry("set:code", "Printed in the set", "set:RG01"))
+    entries.append(HelpEntry("-term", "Not: negates any term", f"-{type_keys[0]}:{example_type}"))
+    return tuple(entries)
+
+
+def _help_entry(field: CardField, keys: list[str]) -> HelpEntry:
+    key = keys[0]
+    if field.kind == "int":
+        return HelpEntry(f"{key}<=2  {key}>=1  {key}=3", f"{field.label} compared with a number", f"{key}<=2")
+    if field.kind == "bool":
+        return HelpEntry(key, f"{field.label} cards", key)
+    if field.kind == "choices":
+        choices = ", ".join(field.choice_keys())
+        return HelpEntry(f"{key}:{field.label.lower()}", f"{field.label}: {choices}", f"{key}:{field.choices[0].key}")
+    return HelpEntry(f"{key}:word", f"{field.label} contains it", f"{key}:{field.label.lower()}")
 
 
 def game_search_condition(game: GameDefinition, terms: tuple[GameTerm, ...]) -> Q:

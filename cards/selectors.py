@@ -18,7 +18,7 @@ from decks.rules.games import GameDefinition
 from decks.rules.types import CardFacts
 
 from .catalog import catalog_memory
-from .game_search import game_query_parse, game_search_condition
+from .game_search import game_query_parse, game_search_condition, game_type_term
 from .games import UnknownGameError, default_game, default_game_slug, game_get
 from .models import (
     Attribute,
@@ -206,7 +206,17 @@ def card_search(
     except UnknownGameError as exc:
         return CardSearchResult(cards=[], total=0, error=str(exc))
     if not chosen.default:
-        return game_card_search(game=chosen, query=query, limit=limit, offset=offset)
+        gate_ruler_filters = {
+            "faction": faction,
+            "level_min": level_min,
+            "level_max": level_max,
+            "attribute": attribute,
+        }
+        gate_ruler_filters |= {"cnt": cnt, "legend": legend, "set_code": set_code}
+        used = [name for name, value in gate_ruler_filters.items() if value not in (None, "")]
+        if used:
+            return CardSearchResult(cards=[], total=0, error=f"{chosen.name} cards have no {used[0]} filter")
+        return game_card_search(game=chosen, query=query, card_type=type, limit=limit, offset=offset)
     try:
         parsed = parse_card_query(query)
     except QueryError as exc:
@@ -231,10 +241,13 @@ def card_search(
     return CardSearchResult(cards=cards, total=total, query=parsed, total_capped=capped)
 
 
-def game_card_search(*, game: GameDefinition, query: str, limit: int = 60, offset: int = 0) -> CardSearchResult:
+def game_card_search(
+    *, game: GameDefinition, query: str, card_type: str | None = None, limit: int = 60, offset: int = 0
+) -> CardSearchResult:
     """card_search for a game besides the default one: its own fields (cards.game_search); by name."""
     try:
-        condition = game_search_condition(game, game_query_parse(game, query))
+        terms = game_query_parse(game, query) + ((game_type_term(game, card_type),) if card_type else ())
+        condition = game_search_condition(game, terms)
     except QueryError as exc:
         return CardSearchResult(cards=[], total=0, error=exc.message, error_position=exc.position)
     limit = max(0, min(limit, CARD_SEARCH_MAX_LIMIT))

@@ -146,3 +146,25 @@ def test_the_api_refuses_an_unknown_game_or_a_bad_query(client, cards, params, f
     response = client.get("/api/v1/cards/", params)
     assert response.status_code == 400
     assert list(response.json()) == [field]
+
+
+def test_the_browsers_type_filter_works_for_a_game_and_gate_ruler_filters_do_not(cards):
+    assert sorted(c.name for c in card_search(query="c:red", game="rulers-gambit", type="spell").cards) == ["Twin Pact"]
+    assert (
+        card_search(query="", game="rulers-gambit", type="event").error
+        == 'No type "event" in "type=event"; they are unit, spell, kingdom-ruler'
+    )
+    assert (
+        card_search(query="", game="gaterunners", faction="volnar").error == "GateRunners cards have no faction filter"
+    )
+
+
+@pytest.mark.parametrize("slug", ["rulers-gambit", "gaterunners"])
+def test_every_help_example_of_a_game_parses(slug):
+    from cards.game_search import game_search_help
+
+    game = game_get(slug)
+    entries = game_search_help(game)
+    assert len(entries) >= len(game.card_fields) + 4
+    for entry in entries:
+        assert game_query_parse(game, entry.example), entry
