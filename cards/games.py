@@ -15,6 +15,9 @@ from types import MappingProxyType
 from decks.rules.games import GameDataError, GameDefinition, parse_game
 
 GAMES_DIR = Path(__file__).resolve().parent.parent / "data" / "games"
+# The columns that hold a game's slug and a card's type (cards.models: CardSet.game, Card.game, Card.type).
+MAX_SLUG_LENGTH = 40
+MAX_TYPE_LENGTH = 20
 
 
 class UnknownGameError(LookupError):
@@ -38,10 +41,20 @@ def games_load(directory: Path = GAMES_DIR) -> Mapping[str, GameDefinition]:
             raise GameDataError(f"{path.name}: {exc}") from exc
         if game.slug != path.stem:
             raise GameDataError(f'{path.name}: its "game" is {game.slug!r}; name the file {game.slug}.json')
+        _columns_check(path.name, game)
         found[game.slug] = game
     if sum(game.default for game in found.values()) != 1:
         raise GameDataError(f'{directory}: exactly one game must be the default ("default": true)')
     return MappingProxyType(found)
+
+
+def _columns_check(file: str, game: GameDefinition) -> None:
+    """The slug and card types must fit the catalog's columns, or an import would fail halfway."""
+    if len(game.slug) > MAX_SLUG_LENGTH:
+        raise GameDataError(f"{file}: the game's slug is longer than {MAX_SLUG_LENGTH} characters")
+    for key in game.type_keys():
+        if len(key) > MAX_TYPE_LENGTH:
+            raise GameDataError(f"{file}: card type {key!r} is longer than {MAX_TYPE_LENGTH} characters")
 
 
 @cache

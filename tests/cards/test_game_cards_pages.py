@@ -181,3 +181,11 @@ def test_gate_rulers_card_facts_leave_other_games_printings_out(kingdom):
 
     PrintingFactory(collector_number="T-1", card=CardFactory(name="Plain"))
     assert [row[0] for row in card_facts_rows(["T-1", "RGT-001"])] == ["T-1"]
+
+
+def test_a_card_type_longer_than_the_catalogs_column_is_an_error(tmp_path):
+    data = json.loads((GAMES_DIR / "gaterunners.json").read_text(encoding="utf-8"))
+    data["card_types"].append({"key": "x" * 21, "label": "Long"})
+    (tmp_path / "gaterunners.json").write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(GameDataError, match=r"gaterunners\.json: card type 'x{21}' is longer than 20 characters"):
+        games_load(tmp_path)
