@@ -33,7 +33,7 @@ from .search import MAX_LEVEL, MAX_QUERY_LENGTH, HelpEntry, QueryError
 # What every game searches besides its own fields.
 TYPE, NAME, SET, TEXT = "type", "name", "set", "text"
 _COMMON_KEYS = {"t": TYPE, "type": TYPE, "name": NAME, "set": SET}
-_TOKEN = re.compile(r'(-?)(?:([A-Za-z_]+)(<=|>=|:|=|<|>))?("[^"]*"?|\S+)')
+_TOKEN = re.compile(r'(-?)(?:([A-Za-z_]+)(<=|>=|:|=|<|>))?("[^"]*"?|\S*)')
 _INT = re.compile(r"[+-]?[0-9]+")
 _LOOKUPS = {"=": "exact", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}
 

@@ -29,6 +29,11 @@ GR = game_get("gaterunners")
         (GR, "-instant", (GameTerm("instant", True, negated=True, token="-instant"),)),
         (GR, "hp:3", (GameTerm("health", 3, token="hp:3"),)),
         (GR, "dash", (GameTerm("text", "dash", token="dash"),)),
+        (
+            RG,
+            'name:"tide king"  c:r',
+            (GameTerm("name", "tide king", token='name:"tide king"'), GameTerm("colours", "red", token="c:r")),
+        ),
     ],
 )
 def test_it_reads_the_games_own_fields(game, query, expected):
@@ -44,6 +49,7 @@ def test_it_reads_the_games_own_fields(game, query, expected):
         (RG, "cost<=two", 'COST must be a whole number in "cost<=two"'),
         (RG, "t<=unit", '"t" is not compared in "t<=unit"'),
         (RG, "t:kingdom-x", 'No type "kingdom-x"'),
+        (RG, "cost<=", 'Nothing after "cost<=" in "cost<="'),
     ],
 )
 def test_a_field_the_game_lacks_or_a_bad_value_is_a_clear_error(game, query, message):
