@@ -198,34 +198,27 @@ def card_search(
     Order: exact name match (English or Japanese, folded) first, then cards whose names contain
     every word, then the rest; within each, by level (energy last) then name.
 
-    `game`: a game's slug (default: the default game); another game's query has that game's
-    own fields (cards.game_search), and an unknown game is an error like a bad query.
+    `game`: a game's slug (default: the default game; another game searches its own fields).
     """
+    filters = {"faction": faction, "type": type, "level_min": level_min, "level_max": level_max}
+    filters |= {"attribute": attribute, "cnt": cnt, "legend": legend, "set_code": set_code}
     try:
         chosen = game_get(game) if game is not None else default_game()
     except UnknownGameError as exc:
         return CardSearchResult(cards=[], total=0, error=str(exc))
     if not chosen.default:
-        gate_ruler_filters = {
-            "faction": faction,
-            "level_min": level_min,
-            "level_max": level_max,
-            "attribute": attribute,
-        }
-        gate_ruler_filters |= {"cnt": cnt, "legend": legend, "set_code": set_code}
-        used = [name for name, value in gate_ruler_filters.items() if value not in (None, "")]
-        if used:
-            return CardSearchResult(cards=[], total=0, error=f"{chosen.name} cards have no {used[0]} filter")
-        return game_card_search(game=chosen, query=query, card_type=type, limit=limit, offset=offset)
+        return game_card_search(game=chosen, query=query, filters=filters, limit=limit, offset=offset)
+    return _card_search_default_game(query=query, filters=filters, limit=limit, offset=offset)
+
+
+def _card_search_default_game(*, query: str, filters: dict[str, Any], limit: int, offset: int) -> CardSearchResult:
     try:
         parsed = parse_card_query(query)
     except QueryError as exc:
         return CardSearchResult(cards=[], total=0, error=exc.message, error_position=exc.position)
-    filters = {"faction": faction, "type": type, "level_min": level_min, "level_max": level_max}
-    filters |= {"attribute": attribute, "cnt": cnt, "legend": legend, "set_code": set_code}
     try:
         terms = parsed.terms + card_filter_terms(**filters)
-        condition = card_search_condition(terms) & Q(game=chosen.slug)
+        condition = card_search_condition(terms) & Q(game=default_game_slug())
     except QueryError as exc:
         return CardSearchResult(cards=[], total=0, error=exc.message, query=parsed, error_position=exc.position)
     limit = max(0, min(limit, CARD_SEARCH_MAX_LIMIT))
@@ -242,9 +235,16 @@ def card_search(
 
 
 def game_card_search(
-    *, game: GameDefinition, query: str, card_type: str | None = None, limit: int = 60, offset: int = 0
+    *, game: GameDefinition, query: str, filters: dict[str, Any], limit: int = 60, offset: int = 0
 ) -> CardSearchResult:
-    """card_search for a game besides the default one: its own fields (cards.game_search); by name."""
+    """card_search for a game besides the default one: its own fields (cards.game_search); by name.
+
+    Of the browser's filters only `type` is every game's; the others are the default game's fields.
+    """
+    others = [name for name, value in filters.items() if name != "type" and value not in (None, "")]
+    if others:
+        return CardSearchResult(cards=[], total=0, error=f"{game.name} cards have no {others[0]} filter")
+    card_type = str(filters["type"]) if filters.get("type") else None
     try:
         terms = game_query_parse(game, query) + ((game_type_term(game, card_type),) if card_type else ())
         condition = game_search_condition(game, terms)
