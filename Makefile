@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
-DATA_FILES := $(wildcard data/real_cards/*.json) $(wildcard data/practice/*.json)
+DATA_FILES := $(wildcard data/real_cards/*.json) $(wildcard data/practice/*.json) $(wildcard data/practice/games/*.json)
 
 .PHONY: run test lint format worker setup data
 

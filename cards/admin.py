@@ -3,6 +3,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django import forms
 from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
@@ -13,7 +14,9 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 
+from .filters import game_choices, type_choices
 from .forms import ImportUploadForm
+from .games import default_game_slug
 from .import_jobs import import_job_create
 from .importers.records import ImportFileError
 from .models import (
@@ -48,7 +51,8 @@ class AttributeAdmin(admin.ModelAdmin):
 
 @admin.register(CardSet)
 class CardSetAdmin(admin.ModelAdmin):
-    list_display = ["code", "name", "release_date"]
+    list_display = ["code", "name", "game", "release_date"]
+    list_filter = ["game"]
 
 
 class PrintingInline(admin.TabularInline):
@@ -84,11 +88,27 @@ class ErratumInline(admin.TabularInline):
 
 @admin.register(Card)
 class CardAdmin(admin.ModelAdmin):
-    list_display = ["name", "type", "faction", "level", "cnt", "legend"]
-    list_filter = ["type", "faction", "cnt", "legend"]
+    list_display = ["name", "game", "type", "faction", "level", "cnt", "legend"]
+    list_filter = ["game", "type", "faction", "cnt", "legend"]
     search_fields = ["name", "name_ja", "text", "printings__collector_number"]
     filter_horizontal = ["attributes"]
     inlines = [PrintingInline, ErratumInline]
+
+    def get_exclude(self, request: HttpRequest, obj: Any = None) -> Any:
+        # A Gate Ruler card's rules are its own columns: the form stays as it was for them.
+        return ["fields"] if obj is not None and obj.game == default_game_slug() else []
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        # A card keeps its game: its fields, decks and errata are that game's.
+        return ["game"] if obj is not None else []
+
+    def formfield_for_dbfield(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        # Every game's card types and the games themselves (Card.clean checks the pair and the fields).
+        if db_field.name == "type":
+            kwargs["choices"] = type_choices()
+        if db_field.name == "game":
+            kwargs["widget"] = forms.Select(choices=game_choices())
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
         super().save_related(request, form, formsets, change)
@@ -97,7 +117,7 @@ class CardAdmin(admin.ModelAdmin):
             cards_changed_send_on_commit(sender=CardAdmin, card_ids={form.instance.pk})
 
 
-_CARD_RULES_FIELDS = {"type", "faction", "attributes", "level", "cnt", "legend", "text"}
+_CARD_RULES_FIELDS = {"type", "faction", "attributes", "level", "cnt", "legend", "text", "game", "fields"}
 
 
 class _RevisionRevalidates:

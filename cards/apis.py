@@ -160,8 +160,10 @@ class CardOutputSerializer(serializers.ModelSerializer):
         model = Card
         fields = [
             "name",
+            "game",
             "name_ja",
             "type",
+            "fields",
             "faction",
             "attributes",
             "level",

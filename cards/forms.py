@@ -6,6 +6,8 @@ from django import forms
 from django.conf import settings
 from django.template.defaultfilters import filesizeformat
 
+from .games import default_game
+
 
 class ImportUploadForm(forms.Form):
     """The admin's "Import card set" form."""
@@ -34,7 +36,10 @@ class ImportUploadForm(forms.Form):
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.fields["file"].help_text += f" At most {filesizeformat(settings.IMPORT_MAX_BYTES)}."
+        self.fields["file"].help_text += (
+            f" Its game is the JSON file's \"game\" (a CSV row's game column), {default_game().name} when absent."
+            f" At most {filesizeformat(settings.IMPORT_MAX_BYTES)}."
+        )
 
     @property
     def dry_run(self) -> bool:

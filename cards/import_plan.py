@@ -16,7 +16,7 @@ from django.db import models
 from gatesite.iterables import chunks
 
 from .importers.consistency import consistency_errors
-from .importers.records import RULES_FIELDS, CardRecord, ImportFileError, ParsedFile, SetRecord
+from .importers.records import RULES_FIELDS, CardRecord, ImportFileError, ParsedFile, RowError, SetRecord
 from .models import Attribute, Card, CardSet, Faction, Printing
 
 # Rows per INSERT/UPDATE and values per `IN (...)`: under SQLite's 999-variable limit
@@ -125,6 +125,8 @@ class CatalogPlan:
     printing_changes: list[RowChange] = field(default_factory=list)
     # Differences an only-new import leaves alone (cards.services.catalog_plan_only_new).
     kept_existing: int = 0
+    # The file of each name's first printing, to name it in an error.
+    card_files: dict[str, str] = field(default_factory=dict)
 
     @property
     def is_empty(self) -> bool:
@@ -168,7 +170,9 @@ class CatalogPlan:
 
         def new_card(name: str) -> dict[str, Any]:
             record = self.cards[name]
-            return {"name": name, "type": record.type, "faction": record.faction, "level": record.level}
+            return {"name": name, "type": record.type, "faction": record.faction, "level": record.level} | (
+                {"game": record.game, "fields": dict(record.fields)} if record.fields else {}
+            )
 
         def new_printing(number: str) -> dict[str, Any]:
             record = self.printings[number]
@@ -216,7 +220,8 @@ def plan_files(files: list[ParsedFile], progress: Progress | None) -> CatalogPla
         for card_set in parsed.sets:
             plan.sets.setdefault(card_set.code, card_set)
         for record in parsed.cards:
-            plan.cards.setdefault(record.name, record)
+            if plan.cards.setdefault(record.name, record) is record:
+                plan.card_files[record.name] = parsed.name
             plan.printings[record.collector_number] = record
     _sets_plan(plan)
     _factions_plan(plan)
@@ -239,7 +244,23 @@ def plan_files(files: list[ParsedFile], progress: Progress | None) -> CatalogPla
         done += len(chunk)
         if progress is not None:
             progress(done, total)
+    _games_check(plan)
     return plan
+
+
+def _games_check(plan: CatalogPlan) -> None:
+    """A card name is one card across the site: a file may not give an existing card of one game to another."""
+    errors = []
+    for change in plan.card_changes:
+        moved = next((c for c in change.changes if c.field == "game"), None)
+        if moved is not None:
+            record = plan.cards[change.name]
+            message = (
+                f"{change.name!r} is already a card of the game {moved.old!r}; a card name is one card across the site"
+            )
+            errors.append(RowError(plan.card_files.get(change.name, ""), record.row, "name", message))
+    if errors:
+        raise ImportFileError(errors)
 
 
 # Columns of an existing card the plan compares: (pk, name, faction_id, *_CARD_FIELDS).
@@ -307,7 +328,7 @@ def _sets_plan(plan: CatalogPlan) -> None:
         plan.set_ids[code] = card_set.pk
         changes = tuple(
             FieldChange(attr, getattr(card_set, attr), getattr(record, attr))
-            for attr in ("name", "release_date")
+            for attr in ("name", "release_date", "game")
             if getattr(card_set, attr) != getattr(record, attr)
         )
         if changes:

@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from .folding import card_search_text
+from .games import default_game_slug
 
 
 class CardType(models.TextChoices):
@@ -55,6 +56,8 @@ class Attribute(models.Model):
 class CardSet(models.Model):
     code = models.CharField(max_length=20, unique=True)
     name = models.CharField(max_length=200)
+    # The game whose cards the set prints (a slug of data/games/*.json).
+    game = models.CharField(max_length=40, default=default_game_slug, db_index=True)
     release_date = models.DateField(null=True, blank=True)
 
     class Meta:
@@ -65,9 +68,18 @@ class CardSet(models.Model):
 
 
 class Card(models.Model):
+    # A name is one card across the site (decks and their text lists name cards): two games
+    # cannot both have a card of the same name (the importer says so, naming the other game).
     name = models.CharField(max_length=200, unique=True)
     name_ja = models.CharField(max_length=200, blank=True)
-    type = models.CharField(max_length=10, choices=CardType.choices)
+    # The choices are Gate Ruler's; another game's types (data/games/<slug>.json) are longer
+    # ("kingdom-ruler") and checked by the importer and clean() against the card's game.
+    type = models.CharField(max_length=20, choices=CardType.choices)
+    # The game the card belongs to (a slug of data/games/*.json) and its values of that game's
+    # card_fields ({"colours": ["red"], "cost": 2, ...}); Gate Ruler's cards keep their own
+    # columns (faction, level, ...) and an empty `fields`.
+    game = models.CharField(max_length=40, default=default_game_slug, db_index=True)
+    fields = models.JSONField(default=dict, blank=True)
     faction = models.ForeignKey(Faction, null=True, blank=True, on_delete=models.PROTECT, related_name="cards")
     attributes = models.ManyToManyField(Attribute, blank=True, related_name="cards")
     level = models.IntegerField(null=True, blank=True)
@@ -84,7 +96,8 @@ class Card(models.Model):
         ordering = ["name"]
         constraints = [
             models.CheckConstraint(
-                condition=models.Q(type=CardType.ENERGY) | models.Q(level__isnull=False),
+                # Gate Ruler's rule; the other games' cards have no Gate Ruler level.
+                condition=models.Q(type=CardType.ENERGY) | models.Q(level__isnull=False) | ~models.Q(game="gate-ruler"),
                 name="card_level_required_unless_energy",
             ),
         ]
@@ -95,11 +108,36 @@ class Card(models.Model):
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         self.search_text = card_search_text(name=self.name, name_ja=self.name_ja, text=self.text)
+        if self.fields is None:  # the admin's blank JSON field: no game fields
+            self.fields = {}
         super().save(*args, **kwargs)
 
+    def clean_fields(self, exclude: Any = None) -> None:
+        # The type's choices are the default game's; another game's type is checked by clean().
+        if self.game != default_game_slug():
+            exclude = {*(exclude or ()), "type"}
+        super().clean_fields(exclude=exclude)
+
     def clean(self) -> None:
-        if self.type != CardType.ENERGY and self.level is None:
-            raise ValidationError({"level": "Only energy cards have no level."})
+        from .games import UnknownGameError, game_get
+        from .importers.parsing import card_fields_errors
+
+        try:
+            game = game_get(self.game)
+        except UnknownGameError as exc:
+            raise ValidationError({"game": str(exc)}) from exc
+        if game.default:
+            if self.type != CardType.ENERGY and self.level is None:
+                raise ValidationError({"level": "Only energy cards have no level."})
+            return
+        if not isinstance(self.fields, dict):
+            raise ValidationError({"fields": "expected an object of the game's card fields"})
+        errors: dict[str, list[str]] = {}
+        for error in card_fields_errors(game, self.type, self.fields):
+            key = "type" if error.field == "type" else "fields"
+            errors.setdefault(key, []).append(error.message if key == "type" else f"{error.field}: {error.message}")
+        if errors:
+            raise ValidationError(errors)
 
 
 class Printing(models.Model):
@@ -394,6 +432,8 @@ def field_value_display(value: object) -> str:
         return "yes" if value else "no"
     if isinstance(value, list | tuple):
         return ", ".join(str(v) for v in value)
+    if isinstance(value, dict):  # a card's game fields (Card.fields)
+        return "\n".join(f"{k}: {field_value_display(v)}" for k, v in value.items())
     return str(value)
 
 

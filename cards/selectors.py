@@ -14,9 +14,12 @@ from django.db import connection
 from django.db.models import F, Prefetch, Q, QuerySet, TextField
 from django.db.models.expressions import RawSQL
 
+from decks.rules.games import GameDefinition
 from decks.rules.types import CardFacts
 
 from .catalog import catalog_memory
+from .game_search import game_query_parse, game_search_condition, game_type_term
+from .games import UnknownGameError, default_game, default_game_slug, game_get
 from .models import (
     Attribute,
     Card,
@@ -96,6 +99,9 @@ def joined_values(joined: str | None) -> list[str]:
 def card_facts_rows(numbers: Collection[str]) -> list[tuple[Any, ...]]:
     """For each printing of `numbers` in the catalog: (collector number, card id, name, type, faction name,
     level, cnt, legend, text, attribute names joined, collector numbers joined); see joined_values. One query.
+
+    Gate Ruler's facts: only the default game's cards (another game's printing is not a card of its
+    decks, so it is as unknown as a number no set prints; cards.game_catalog has the other games').
     """
     if not numbers:
         return []
@@ -109,8 +115,9 @@ def card_facts_rows(numbers: Collection[str]) -> list[tuple[Any, ...]]:
     sql = (
         f"SELECT p.collector_number, c.id, c.name, c.type, f.name, c.level, c.cnt, c.legend, c.text, {attributes}, "
         f"{printed} FROM {printing} p JOIN {card} c ON c.id = p.card_id LEFT JOIN {faction} f ON f.id = c.faction_id "
-        f"WHERE {where}"
+        f"WHERE {where} AND c.game = %s"
     )
+    params.append(default_game_slug())
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
@@ -177,6 +184,7 @@ def card_search(
     cnt: bool | None = None,
     legend: bool | None = None,
     set_code: str | None = None,
+    game: str | None = None,
 ) -> CardSearchResult:
     """Cards matching the search box's text and the browser's filters, best first; never raises on bad input.
 
@@ -189,16 +197,28 @@ def card_search(
 
     Order: exact name match (English or Japanese, folded) first, then cards whose names contain
     every word, then the rest; within each, by level (energy last) then name.
+
+    `game`: a game's slug (default: the default game; another game searches its own fields).
     """
+    filters = {"faction": faction, "type": type, "level_min": level_min, "level_max": level_max}
+    filters |= {"attribute": attribute, "cnt": cnt, "legend": legend, "set_code": set_code}
+    try:
+        chosen = game_get(game) if game is not None else default_game()
+    except UnknownGameError as exc:
+        return CardSearchResult(cards=[], total=0, error=str(exc))
+    if not chosen.default:
+        return game_card_search(game=chosen, query=query, filters=filters, limit=limit, offset=offset)
+    return _card_search_default_game(query=query, filters=filters, limit=limit, offset=offset)
+
+
+def _card_search_default_game(*, query: str, filters: dict[str, Any], limit: int, offset: int) -> CardSearchResult:
     try:
         parsed = parse_card_query(query)
     except QueryError as exc:
         return CardSearchResult(cards=[], total=0, error=exc.message, error_position=exc.position)
-    filters = {"faction": faction, "type": type, "level_min": level_min, "level_max": level_max}
-    filters |= {"attribute": attribute, "cnt": cnt, "legend": legend, "set_code": set_code}
     try:
         terms = parsed.terms + card_filter_terms(**filters)
-        condition = card_search_condition(terms)
+        condition = card_search_condition(terms) & Q(game=default_game_slug())
     except QueryError as exc:
         return CardSearchResult(cards=[], total=0, error=exc.message, query=parsed, error_position=exc.position)
     limit = max(0, min(limit, CARD_SEARCH_MAX_LIMIT))
@@ -212,6 +232,39 @@ def card_search(
     )
     total, capped = _card_search_total(condition, cards=len(cards), limit=limit, offset=offset)
     return CardSearchResult(cards=cards, total=total, query=parsed, total_capped=capped)
+
+
+def game_card_search(
+    *, game: GameDefinition, query: str, filters: dict[str, Any], limit: int = 60, offset: int = 0
+) -> CardSearchResult:
+    """card_search for a game besides the default one: its own fields (cards.game_search); by name.
+
+    Of the browser's filters only `type` is every game's; the others are the default game's fields.
+    """
+    others = [name for name, value in filters.items() if name != "type" and value not in (None, "")]
+    if others:
+        return CardSearchResult(cards=[], total=0, error=f"{game.name} cards have no {others[0]} filter")
+    card_type = str(filters["type"]) if filters.get("type") else None
+    try:
+        terms = game_query_parse(game, query) + ((game_type_term(game, card_type),) if card_type else ())
+        condition = game_search_condition(game, terms)
+    except QueryError as exc:
+        return CardSearchResult(cards=[], total=0, error=exc.message, error_position=exc.position)
+    limit = max(0, min(limit, CARD_SEARCH_MAX_LIMIT))
+    offset = max(0, offset)
+    cards = list(
+        with_card_facts(Card.objects.defer("search_text")).filter(condition).order_by("name")[offset : offset + limit]
+    )
+    total, capped = _card_search_total(condition, cards=len(cards), limit=limit, offset=offset)
+    return CardSearchResult(cards=cards, total=total, total_capped=capped)
+
+
+def card_search_filter(cards: QuerySet[Card], *, query: str, game: str) -> QuerySet[Card]:
+    """The cards matching a search in `game`'s syntax (GET /api/v1/cards/?q=); QueryError for a bad query."""
+    chosen = game_get(game)
+    if chosen.default:
+        return cards.filter(card_search_condition(parse_card_query(query).terms))
+    return cards.filter(game_search_condition(chosen, game_query_parse(chosen, query)))
 
 
 def _card_search_total(condition: Q, *, cards: int, limit: int, offset: int) -> tuple[int, bool]:

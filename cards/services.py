@@ -6,6 +6,7 @@ run by a worker) live in cards.import_jobs.
 
 from __future__ import annotations
 
+import json
 from datetime import date
 from pathlib import Path
 from typing import Any, TypeVar
@@ -205,16 +206,24 @@ def _catalog_write_lock() -> None:
 
 def _sets_upsert(plan: CatalogPlan) -> None:
     new = [
-        CardSet(code=code, name=plan.sets[code].name, release_date=plan.sets[code].release_date)
+        CardSet(
+            code=code, name=plan.sets[code].name, release_date=plan.sets[code].release_date, game=plan.sets[code].game
+        )
         for code in plan.sets_new
     ]
     plan.set_ids.update({code: s.pk for code, s in _create(CardSet, "code", new).items()})
     changed = [
-        CardSet(pk=c.pk, code=c.key, name=plan.sets[c.key].name, release_date=plan.sets[c.key].release_date)
+        CardSet(
+            pk=c.pk,
+            code=c.key,
+            name=plan.sets[c.key].name,
+            release_date=plan.sets[c.key].release_date,
+            game=plan.sets[c.key].game,
+        )
         for c in plan.set_changes
     ]
     if changed:
-        CardSet.objects.bulk_update(changed, ["name", "release_date"], batch_size=BATCH_SIZE)
+        CardSet.objects.bulk_update(changed, ["name", "release_date", "game"], batch_size=BATCH_SIZE)
 
 
 def _factions_ensure(plan: CatalogPlan) -> None:
@@ -234,7 +243,8 @@ def _cards_upsert(plan: CatalogPlan) -> None:
         record = plan.cards[name]
         faction_id = plan.faction_ids[record.faction] if record.faction else None
         search_text = card_search_text(name=name, name_ja=record.name_ja, text=record.text)
-        new_cards.append((name, faction_id, *(getattr(record, f) for f in _CARD_FIELDS), search_text))
+        values = (dict(record.fields) if f == "fields" else getattr(record, f) for f in _CARD_FIELDS)
+        new_cards.append((name, faction_id, *values, search_text))
     plan.card_ids.update(
         _insert_rows(Card, ("name", "faction_id", *_CARD_FIELDS, "search_text"), new_cards, key="name")
     )
@@ -327,7 +337,8 @@ def _errata_record(plan: CatalogPlan, *, effective_date: date | None, job_id: in
 def _card_fill(card: Card, record: CardRecord, faction_ids: dict[str, int]) -> None:
     for name in RULES_FIELDS:
         if name not in ("faction", "attributes"):
-            setattr(card, name, getattr(record, name))
+            value = getattr(record, name)
+            setattr(card, name, dict(value) if name == "fields" else value)
     card.faction_id = faction_ids[record.faction] if record.faction else None
     card.search_text = card_search_text(name=card.name, name_ja=card.name_ja, text=card.text)
 
@@ -368,8 +379,8 @@ def _insert_rows(
                 f"CREATE TEMPORARY TABLE {target} ON COMMIT DROP AS SELECT {columns} FROM {table} WITH NO DATA"
             )
         with cursor.cursor.copy(f"COPY {target} ({columns}) FROM STDIN") as copy:
-            for row in rows:
-                copy.write_row(row)
+            for row in rows:  # a JSON column (Card.fields) takes its value as JSON text
+                copy.write_row([json.dumps(v) if isinstance(v, dict) else v for v in row])
         if key is not None:
             returning = f"{quote(meta.get_field(key).column)}, {quote(meta.pk.column)}"
             cursor.execute(f"INSERT INTO {table} ({columns}) SELECT {columns} FROM {target} RETURNING {returning}")

@@ -43,7 +43,7 @@ def consistency_errors(files: Sequence[ParsedFile]) -> list[RowError]:
 def _set_disagreements(file: str, card_set: SetRecord, other_file: str, other: SetRecord) -> list[RowError]:
     """A set code's name or release date that differs from its first row's."""
     errors = []
-    for field in ("name", "release_date"):
+    for field in ("name", "release_date", "game"):
         mine, theirs = getattr(card_set, field), getattr(other, field)
         if mine != theirs:
             where = _where(file, other_file, other.row)

@@ -14,9 +14,12 @@ from collections.abc import Iterable, Mapping
 from datetime import date
 from pathlib import PurePath
 
+from cards.games import UnknownGameError, default_game, game_get
+from decks.rules.games import GameDefinition
 from decks.rules.types import CARD_TYPES
 
 from .consistency import consistency_errors, show_value
+from .game_fields import game_card_fields, game_card_read, game_card_type, game_unknown_keys
 from .records import (
     CardRecord,
     ImportFileError,
@@ -82,6 +85,10 @@ def _parse_json(name: str, raw: bytes) -> ParsedFile:
         raise fail(f"malformed JSON: {exc}") from exc
     if not isinstance(payload, dict):
         raise fail('expected a JSON object with "set" and "cards"')
+    try:  # the file's game; absent: the default game, so files older than the games keep their meaning
+        game = game_get(payload["game"]) if "game" in payload else default_game()
+    except UnknownGameError as exc:
+        raise fail(str(exc), field="game") from exc
     errors: list[RowError] = []
 
     set_values = payload.get("set")
@@ -90,7 +97,7 @@ def _parse_json(name: str, raw: bytes) -> ParsedFile:
         errors.append(RowError(name, "set", None, "expected an object with code, name and release_date"))
     else:
         reader = _JsonReader(name, "set", set_values, errors)
-        card_set = _read_set(reader, code="code", set_name="name")
+        card_set = _read_set(reader, code="code", set_name="name", game=game)
 
     cards_values = payload.get("cards")
     cards: list[CardRecord] = []
@@ -105,6 +112,7 @@ def _parse_json(name: str, raw: bytes) -> ParsedFile:
         record = _read_card(
             _JsonReader(name, row, values, errors),
             set_code=card_set.code if card_set else "",
+            game=game,
         )
         if record is not None:
             cards.append(record)
@@ -133,10 +141,13 @@ def _parse_csv(name: str, raw: bytes) -> ParsedFile:
                 errors.append(RowError(name, row, None, message))
                 continue
             csv_reader = _CsvReader(name, row, dict(zip(columns, cells, strict=True)), errors)
-            card_set = _read_set(csv_reader, code="set_code", set_name="set_name")
+            game = _csv_game(csv_reader)
+            if game is None:
+                continue
+            card_set = _read_set(csv_reader, code="set_code", set_name="set_name", game=game)
             if card_set is not None:
                 _csv_set_check(csv_reader, card_set, sets.setdefault(card_set.code, card_set))
-            record = _read_card(csv_reader, set_code=card_set.code if card_set else "")
+            record = _read_card(csv_reader, set_code=card_set.code if card_set else "", game=game)
             if record is not None and card_set is not None:
                 cards.append(record)
     except csv.Error as exc:
@@ -159,9 +170,19 @@ def _csv_columns(name: str, header: list[str] | None) -> list[str]:
     return columns
 
 
+def _csv_game(reader: _CsvReader) -> GameDefinition | None:
+    """The row's game (its `game` cell; blank or no such column: the default game); None with an error if unknown."""
+    slug = reader.text("game")
+    try:
+        return default_game() if slug is None else game_get(slug)
+    except UnknownGameError as exc:
+        reader.error("game", str(exc))
+        return None
+
+
 def _csv_set_check(reader: _CsvReader, card_set: SetRecord, known: SetRecord) -> None:
-    """A row's set name and release date must be those of the set code's first row."""
-    for attr, field in (("name", "set_name"), ("release_date", "release_date")):
+    """A row's set name, release date and game must be those of the set code's first row."""
+    for attr, field in (("name", "set_name"), ("release_date", "release_date"), ("game", "game")):
         mine, theirs = getattr(card_set, attr), getattr(known, attr)
         if mine != theirs:
             reader.error(
@@ -213,6 +234,17 @@ def check_file_content(path_or_name: str, raw: bytes) -> list[RowError]:
     return []
 
 
+def card_fields_errors(game: GameDefinition, card_type: str, fields: Mapping[str, object]) -> list[RowError]:
+    """A stored card's type and game fields checked as an import checks a row (Card.clean, for the admin)."""
+    errors: list[RowError] = []
+    reader = _JsonReader("", "", {"type": card_type, **fields}, errors)
+    found = game_card_type(reader, game)
+    if found is not None:
+        game_card_fields(reader, game, found)
+    game_unknown_keys(reader, game)
+    return errors
+
+
 def _finish(
     name: str,
     sets: tuple[SetRecord, ...],
@@ -226,17 +258,24 @@ def _finish(
     return parsed
 
 
-def _read_set(reader: _Reader, *, code: str, set_name: str) -> SetRecord | None:
+def _read_set(reader: _Reader, *, code: str, set_name: str, game: GameDefinition) -> SetRecord | None:
     before = len(reader.errors)
     set_code = reader.text(code, required=True)
     name = reader.text(set_name, required=True)
     release_date = reader.date("release_date")
     if len(reader.errors) > before or set_code is None or name is None:
         return None
-    return SetRecord(code=set_code, name=name, release_date=release_date, row=reader.row)
+    return SetRecord(code=set_code, name=name, release_date=release_date, row=reader.row, game=game.slug)
 
 
-def _read_card(reader: _Reader, *, set_code: str) -> CardRecord | None:
+# A CSV row's set and game columns, which a card of another game than the default may have too.
+_CSV_SET_COLUMNS = ("set_code", "set_name", "release_date", "game")
+
+
+def _read_card(reader: _Reader, *, set_code: str, game: GameDefinition) -> CardRecord | None:
+    if not game.default:  # its fields are its game's (data/games/<slug>.json)
+        also = _CSV_SET_COLUMNS if isinstance(reader, _CsvReader) else ()
+        return game_card_read(reader, game, set_code=set_code, also=also)
     before = len(reader.errors)
     number = reader.text("number", required=True)
     name = reader.text("name", required=True)
@@ -269,6 +308,7 @@ def _read_card(reader: _Reader, *, set_code: str) -> CardRecord | None:
         name_ja=name_ja,
         rarity=rarity,
         row=reader.row,
+        game=game.slug,
     )
 
 
@@ -315,6 +355,10 @@ class _Reader:
 
     def show(self, value: object) -> str:
         return repr(value)
+
+    def given(self) -> list[str]:
+        """The keys (JSON) or columns (CSV) of the row."""
+        return list(self.values)
 
     def text(self, key: str, *, required: bool = False) -> str | None:
         # self.raw(key), inlined: this runs for every text field of every row.

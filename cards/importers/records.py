@@ -5,8 +5,11 @@ No Django here: parsing and its tests run without settings or a database.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import date
+
+from cards.games import default_game_slug
 
 # Card fields that belong to the rules identity (the card name): every printing of a
 # name must agree on them, and an import that changes them is an erratum.
@@ -22,6 +25,9 @@ RULES_FIELDS: tuple[str, ...] = (
     "legend",
     "text",
     "name_ja",
+    # The card's game and its values of that game's card_fields (cards.importers.game_fields).
+    "game",
+    "fields",
 )
 
 # How many errors an ImportFileError message lists before it summarises the rest.
@@ -34,6 +40,7 @@ class SetRecord:
     name: str
     release_date: date | None
     row: str = ""  # where the set was first seen, e.g. "set" or "row 2"
+    game: str = field(default_factory=default_game_slug)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +63,9 @@ class CardRecord:
     name_ja: str
     rarity: str
     row: str = ""  # "cards[3]" (JSON) or "row 5" (CSV physical line)
+    game: str = field(default_factory=default_game_slug)
+    # The game's card_fields, as JSON values (a list for a `many` field); empty for the default game.
+    fields: Mapping[str, object] = field(default_factory=dict)
 
     def rules(self) -> dict[str, object]:
         """The rules fields, keyed by RULES_FIELDS."""

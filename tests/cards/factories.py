@@ -132,3 +132,69 @@ def card_row(n: int = 1, **overrides: object) -> dict[str, object]:
 
 def set_file(*cards: dict[str, object], card_set: dict[str, object] | None = None) -> bytes:
     return json.dumps({"set": card_set or TEST_SET, "cards": list(cards)}, ensure_ascii=False).encode()
+
+
+# Cards of the games besides Gate Ruler (data/games/<slug>.json), as set-file rows and as rows.
+
+RG_SET = {"code": "RGT", "name": "Ruler's Gambit Test Set", "release_date": "2025-06-01"}
+GR_SET = {"code": "GRT", "name": "GateRunners Test Set", "release_date": "2025-06-01"}
+
+
+def rg_card_row(n: int = 1, **overrides: object) -> dict[str, object]:
+    """One Ruler's Gambit card of a JSON set file: a red unit, `overrides` on top (None drops a key)."""
+    values: dict[str, object] = {
+        "number": f"RGT-{n:03d}",
+        "name": f"Gambit Card {n}",
+        "type": "unit",
+        "colours": ["red"],
+        "cost": 2,
+        "race": "Elf",
+        "attack": 3,
+        "defence": 2,
+        "critical": 1,
+        "rarity": "C",
+        "text": "Text.",
+    }
+    values.update(overrides)
+    return {k: v for k, v in values.items() if v is not None or k == "cost"}
+
+
+def gr_card_row(n: int = 1, **overrides: object) -> dict[str, object]:
+    """One GateRunners card of a JSON set file: a level-2 unit, `overrides` on top (None drops a key)."""
+    values: dict[str, object] = {
+        "number": f"GRT-{n:03d}",
+        "name": f"Runner Card {n}",
+        "type": "unit",
+        "level": 2,
+        "power": 3,
+        "health": 4,
+        "instant": False,
+        "rarity": "C",
+        "text": "Text.",
+    }
+    values.update(overrides)
+    return {k: v for k, v in values.items() if v is not None}
+
+
+def game_set_file(game: str | None, *cards: dict[str, object], card_set: dict[str, object] | None = None) -> bytes:
+    """A JSON set file of `game` (None: no "game" key, the default game)."""
+    default_set = {"rulers-gambit": RG_SET, "gaterunners": GR_SET}.get(game or "", TEST_SET)
+    body: dict[str, object] = {"set": card_set or default_set, "cards": list(cards)}
+    if game is not None:
+        body = {"game": game, **body}
+    return json.dumps(body, ensure_ascii=False).encode()
+
+
+class GameCardFactory(CardFactory):
+    """A Ruler's Gambit unit by default (no Gate Ruler faction or level); pass game, type and fields."""
+
+    game = "rulers-gambit"
+    type = "unit"
+    faction = None
+    level = None
+    atk = None
+    hp = None
+    stk = None
+    fields = factory.LazyFunction(
+        lambda: {"colours": ["red"], "cost": 2, "race": "Elf", "attack": 3, "defence": 2, "critical": 1}
+    )

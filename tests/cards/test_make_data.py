@@ -20,9 +20,11 @@ pytestmark = pytest.mark.django_db
 
 REPO = Path(__file__).resolve().parents[2]
 # What the Makefile's DATA_FILES wildcards name.
-SHIPPED = sorted(str(p) for p in (REPO / "data" / "real_cards").glob("*.json")) + sorted(
-    str(p) for p in (REPO / "data" / "practice").glob("*.json")
-)
+SHIPPED = [
+    *sorted(str(p) for p in (REPO / "data" / "real_cards").glob("*.json")),
+    *sorted(str(p) for p in (REPO / "data" / "practice").glob("*.json")),
+    *sorted(str(p) for p in (REPO / "data" / "practice" / "games").glob("*.json")),
+]
 SHIPPED_CARD = "Haunting~~!!"  # data/real_cards/gb01.json, 2020GB01-071
 
 
@@ -96,3 +98,16 @@ def test_a_restart_keeps_an_admin_edit_of_the_rules(rules):
     assert revision.data["life"] == 13
     assert "Kept admin edit of Apprentice" in first
     assert "Kept admin edit of Apprentice" in second  # still reported, never reverted
+
+
+def test_a_start_loads_the_practice_sets_of_every_game():
+    makefile = (REPO / "Makefile").read_text(encoding="utf-8")
+    data_files = re.search(r"^DATA_FILES := (.*)$", makefile, re.MULTILINE)
+    assert data_files is not None
+    assert "$(wildcard data/practice/games/*.json)" in data_files.group(1)
+
+    restart_import()
+
+    games = set(Card.objects.values_list("game", flat=True).distinct())
+    assert games == {"gate-ruler", "rulers-gambit", "gaterunners"}
+    assert Card.objects.filter(game="rulers-gambit", type="kingdom-ruler").count() == 9

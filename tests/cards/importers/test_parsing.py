@@ -494,6 +494,8 @@ def test_it_checks_every_rules_field_for_disagreement():
         "legend",
         "text",
         "name_ja",
+        "game",
+        "fields",
     }
 
 

@@ -1,0 +1,206 @@
+"""Card search for the games besides the default one: the query's fields are the game's own, from its data.
+
+A game's `search` (data/games/<slug>.json) maps what a player types to a field: `c` and `colour`
+to `colours`, `lv` to `level`, `t` to the card type. Each field searches by its kind, so no game
+is named here:
+
+    c:red  t:spell  cost<=2  lv<=2  instant  race:elf  spell:quick  -c:blue  "draw 1"  name:squire
+
+- `int` fields compare with a number (`:`, `=`, `<`, `<=`, `>`, `>=`);
+- `choices` fields take a choice by key or label, or their first letters (`spell:quick`);
+- `text` fields contain the words; `bool` fields are bare words (`instant`, `-instant`);
+- `t:` takes a card type of the game; `name:` and free words search as for Gate Ruler.
+
+A key the game does not have is a QueryError naming it and the game's keys. The parse is pure;
+game_search_condition turns the terms into one Q over Card.fields (JSON keys, so SQLite and
+PostgreSQL alike).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from django.db.models import Exists, OuterRef, Q
+
+from decks.rules.games import CardField, GameDefinition
+
+from .folding import fold
+from .models import Printing
+from .search import MAX_LEVEL, MAX_QUERY_LENGTH, HelpEntry, QueryError
+
+# What every game searches besides its own fields.
+TYPE, NAME, SET, TEXT = "type", "name", "set", "text"
+_COMMON_KEYS = {"t": TYPE, "type": TYPE, "name": NAME, "set": SET}
+_TOKEN = re.compile(r'(-?)(?:([A-Za-z_]+)(<=|>=|:|=|<|>))?("[^"]*"?|\S*)')
+_INT = re.compile(r"[+-]?[0-9]+")
+_LOOKUPS = {"=": "exact", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}
+
+
+@dataclass(frozen=True)
+class GameTerm:
+    """One condition: `key` is a card field's key, or TYPE, NAME, SET or TEXT; `value` as the field compares it."""
+
+    key: str
+    value: str | int | bool
+    op: str = "="
+    negated: bool = False
+    token: str = ""
+
+
+def game_search_keys(game: GameDefinition) -> dict[str, str]:
+    """What a player may type before ":" (or a comparison), to the field it searches."""
+    keys = dict(_COMMON_KEYS)
+    keys.update({f.key: f.key for f in game.card_fields})
+    keys.update({alias.casefold(): target for alias, target in game.search.items()})
+    return keys
+
+
+def game_query_parse(game: GameDefinition, query: str) -> tuple[GameTerm, ...]:
+    """The terms of a query of this game's search; QueryError naming a token it cannot read."""
+    if len(query) > MAX_QUERY_LENGTH:
+        raise QueryError(f"The search is too long ({len(query)} characters; at most {MAX_QUERY_LENGTH}).")
+    text = unicodedata.normalize("NFKC", query)
+    keys = game_search_keys(game)
+    terms = []
+    for match in _TOKEN.finditer(text):
+        negated, key, op, value = match.group(1) == "-", match.group(2), match.group(3), match.group(4)
+        token = match.group(0)
+        value = value[1:].rstrip('"') if value.startswith('"') else value
+        if key is None:
+            term = _bare_word(game, keys, value, negated, token)
+        else:
+            term = _field_term(game, keys, key.casefold(), op, value, negated, token)
+        if term is not None:
+            terms.append(term)
+    return tuple(terms)
+
+
+def _bare_word(game: GameDefinition, keys: dict[str, str], word: str, negated: bool, token: str) -> GameTerm | None:
+    target = keys.get(word.casefold())
+    field = game.card_field(target) if target else None
+    if field is not None and field.kind == "bool":
+        return GameTerm(field.key, True, negated=negated, token=token)
+    folded = " ".join(fold(word).split())
+    return GameTerm(TEXT, folded, negated=negated, token=token) if folded else None
+
+
+def _field_term(
+    game: GameDefinition, keys: dict[str, str], key: str, op: str, value: str, negated: bool, token: str
+) -> GameTerm:
+    target = keys.get(key)
+    if target is None:
+        known = ", ".join(sorted({k for k in keys if len(k) <= 8}))
+        raise QueryError(f'Unknown field "{key}{op}" in "{token}"; {game.name} searches {known}', token=token)
+    value = " ".join(value.split())
+    if not value:
+        raise QueryError(f'Nothing after "{key}{op}" in "{token}"', token=token)
+    field = game.card_field(target)
+    if field is not None and field.kind == "int":
+        return _int_term(field, op, value, negated, token)
+    if op != ":" and op != "=":
+        raise QueryError(f'"{key}" is not compared in "{token}"; write {key}:value', token=token)
+    if target == TYPE:
+        labels = [(t.key, (t.key, t.label)) for t in game.card_types]
+        return GameTerm(TYPE, _choice(labels, value, "type", token), negated=negated, token=token)
+    if field is not None and field.kind == "choices":
+        labels = [(c.key, (c.key, c.label)) for c in field.choices]
+        return GameTerm(field.key, _choice(labels, value, field.label.lower(), token), negated=negated, token=token)
+    if field is not None and field.kind == "bool":
+        return GameTerm(field.key, fold(value) in ("yes", "true", "1"), negated=negated, token=token)
+    return GameTerm(target, fold(value), negated=negated, token=token)
+
+
+def _int_term(field: CardField, op: str, value: str, negated: bool, token: str) -> GameTerm:
+    if not _INT.fullmatch(value) or abs(int(value)) > MAX_LEVEL:
+        raise QueryError(
+            f'{field.label} must be a whole number in "{token}"; write {token.split(op)[0]}<=2', token=token
+        )
+    return GameTerm(field.key, int(value), op="=" if op == ":" else op, negated=negated, token=token)
+
+
+def _choice(candidates: list[tuple[str, tuple[str, ...]]], value: str, what: str, token: str) -> str:
+    """The key of the choice named by key or label, in full or by its first letters."""
+    folded = fold(value)
+    exact = [key for key, names in candidates if folded in {fold(n) for n in names}]
+    found = exact or [key for key, names in candidates if any(fold(n).startswith(folded) for n in names)]
+    if len(found) == 1:
+        return found[0]
+    keys = ", ".join(key for key, _ in candidates)
+    if found:
+        raise QueryError(f'"{value}" in "{token}" could be {" or ".join(found)}; type more letters', token=token)
+    raise QueryError(f'No {what} "{value}" in "{token}"; they are {keys}', token=token)
+
+
+def game_type_term(game: GameDefinition, card_type: str) -> GameTerm:
+    """The browser's type filter (?type=) as a term; QueryError for a type the game lacks."""
+    labels = [(t.key, (t.key, t.label)) for t in game.card_types]
+    token = f"type={card_type}"
+    return GameTerm(TYPE, _choice(labels, card_type, "type", token), token=token)
+
+
+def game_search_help(game: GameDefinition) -> tuple[HelpEntry, ...]:
+    """The search box's help for a game (like cards.search.SEARCH_HELP), made from its data."""
+    aliases: dict[str, list[str]] = {}
+    for alias, target in game.search.items():
+        aliases.setdefault(target, []).append(alias)
+    entries = [
+        HelpEntry("word", "Name or card text contains the word", "draw"),
+        HelpEntry("name:word", "Name contains it", "name:squire"),
+    ]
+    type_keys = aliases.get(TYPE, ["t"])
+    example_type = game.card_types[0].key
+    entries.append(
+        HelpEntry(f"{type_keys[0]}:type", f"Type: {', '.join(game.type_keys())}", f"{type_keys[0]}:{example_type}")
+    )
+    for field in game.card_fields:
+        keys = aliases.get(field.key, [field.key])
+        entries.append(_help_entry(field, keys))
+    entries.append(HelpEntry("set:code", "Printed in the set", "set:RG01"))
+    entries.append(HelpEntry("-term", "Not: negates any term", f"-{type_keys[0]}:{example_type}"))
+    return tuple(entries)
+
+
+def _help_entry(field: CardField, keys: list[str]) -> HelpEntry:
+    key = keys[0]
+    if field.kind == "int":
+        return HelpEntry(f"{key}<=2  {key}>=1  {key}=3", f"{field.label} compared with a number", f"{key}<=2")
+    if field.kind == "bool":
+        return HelpEntry(key, f"{field.label} cards", key)
+    if field.kind == "choices":
+        choices = ", ".join(field.choice_keys())
+        return HelpEntry(f"{key}:{field.label.lower()}", f"{field.label}: {choices}", f"{key}:{field.choices[0].key}")
+    return HelpEntry(f"{key}:word", f"{field.label} contains it", f"{key}:{field.label.lower()}")
+
+
+def game_search_condition(game: GameDefinition, terms: tuple[GameTerm, ...]) -> Q:
+    """One Q for the terms (AND) over the game's cards."""
+    condition = Q(game=game.slug)
+    for term in terms:
+        q = _term_condition(game, term)
+        condition &= ~q if term.negated else q
+    return condition
+
+
+def _term_condition(game: GameDefinition, term: GameTerm) -> Q:
+    if term.key == TEXT:
+        return Q(search_text__contains=term.value)
+    if term.key == NAME:
+        return Q(name__icontains=term.value)
+    if term.key == TYPE:
+        return Q(type=term.value)
+    if term.key == SET:
+        return Q(Exists(Printing.objects.filter(card_id=OuterRef("pk"), card_set__code__iexact=term.value)))
+    field = game.card_field(term.key)
+    assert field is not None, term.key
+    lookup = f"fields__{field.key}"
+    if field.kind == "int":
+        # A null value (a free card's COST) is no number: it matches no comparison (SQLite would compare it).
+        return Q(**{f"{lookup}__{_LOOKUPS[term.op]}": term.value}) & ~Q(**{lookup: None})
+    if field.kind == "text":
+        return Q(**{f"{lookup}__icontains": term.value})
+    if field.kind == "choices" and field.many:
+        # A list's members by position: JSON `contains` is not there on SQLite.
+        return Q(*(Q(**{f"{lookup}__{i}": term.value}) for i in range(len(field.choices))), _connector=Q.OR)
+    return Q(**{lookup: term.value})
