@@ -142,9 +142,10 @@ class DeckVersion(models.Model):
     # The last save kept here (null for rows older than grouping: their one save was at created_at).
     updated_at = models.DateTimeField(null=True, blank=True)
     # Written by the editor's autosave; the next autosave soon after merges into it, unless it is named.
-    autosave = models.BooleanField(default=False)
+    # Defaults in the database too: bulk writers (bench/gen_decks.py) insert rows without these columns.
+    autosave = models.BooleanField(default=False, db_default=False)
     # A name the owner gave this version on purpose ("before the tournament"); it also closes the group.
-    name = models.CharField(max_length=100, blank=True)
+    name = models.CharField(max_length=100, blank=True, default="", db_default="")
 
     class Meta:
         ordering = ["deck", "-version"]
