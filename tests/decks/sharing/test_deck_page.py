@@ -278,3 +278,8 @@ def test_the_main_actions_come_first_with_a_copy_link_button(client, legal_deck,
         assert actions < html.index(f'data-testid="{testid}"') < html.index('data-testid="verdict"'), testid
     assert re.search(r'data-copy-link="http://testserver/d/[\w-]+/"', html)
     assert "/static/decks/copy_link.js" in html
+
+
+def test_no_template_comment_shows_on_the_page(client, legal_deck):
+    # {# … #} spans one line only: a comment over two lines is printed as text.
+    assert "{#" not in client.get(page_url(legal_deck)).content.decode()
