@@ -1,0 +1,52 @@
+"""The engine's words in the player's language: one place that words a Wording.
+
+The engine (decks/rules/) stays free of Django: each message, hint and label it returns is a
+Wording (decks/rules/wording.py), a str in English that keeps its template and values. Here the
+template is translated with the active language's catalog (locale/), then filled: the names of
+rulers, factions and cards in the values are shown in Japanese where the catalog has them
+(cards.names), lists are joined the language's way, and Wordings nested in the values (a
+source's field name, a card pool's parts) are worded the same way.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import get_language, gettext, pgettext
+
+from cards.names import japanese_name
+from decks.rules.types import Violation
+from decks.rules.wording import Wording
+
+# The values that hold a game name (a ruler's, a geas's, a faction's or a card's), or a list of them.
+NAME_KEYS = frozenset({"ruler", "who", "geas", "faction", "factions", "name", "cards"})
+
+
+def word(text: object) -> str:
+    """A message, hint, label or violation in the active language (plain strings through gettext)."""
+    if isinstance(text, Violation):
+        text = text.wording if text.wording is not None else text.message
+    if isinstance(text, Wording):
+        values = {key: _value(key, value) for key, value in text.values.items()}
+        return gettext(text.template) % values if values else gettext(text.template)
+    if isinstance(text, str):
+        return gettext(text) if text else text
+    return str(text)
+
+
+def game_name(name: str) -> str:
+    """A ruler's, faction's or card's name in the active language (English when no translation exists)."""
+    return japanese_name(name) if _japanese() else name
+
+
+def _value(key: str, value: object) -> str:
+    if isinstance(value, Wording):
+        return word(value)
+    if isinstance(value, tuple):
+        # Translators: how a list of names is joined ("A, B, C"; Japanese uses 、).
+        return pgettext("list separator", ", ").join(_value(key, v) for v in value)
+    if key in NAME_KEYS and isinstance(value, str):
+        return game_name(value)
+    return str(value)
+
+
+def _japanese() -> bool:
+    return (get_language() or "").split("-")[0] == "ja"
