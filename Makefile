@@ -22,6 +22,7 @@ setup: $(VENV)/.installed
 data: setup
 	DEBUG=$${DEBUG:-1} $(PY) manage.py migrate --noinput
 	DEBUG=$${DEBUG:-1} $(PY) manage.py load_rules
+	DEBUG=$${DEBUG:-1} $(PY) manage.py load_factions
 	$(if $(DATA_FILES),DEBUG=$${DEBUG:-1} $(PY) manage.py import_cards --only-new $(DATA_FILES))
 
 run: data

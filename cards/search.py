@@ -123,6 +123,18 @@ _FIELD_NAMES = {
     "set": Field.SET,
     "name": Field.NAME,
 }
+# Japanese field names beside the English ones (docs/search.md): `勢力:ウォルナー`, `レベル<=2`.
+_JAPANESE_FIELD_NAMES = {
+    "勢力": Field.FACTION,
+    "種類": Field.TYPE,
+    "タイプ": Field.TYPE,
+    "レベル": Field.LEVEL,
+    "属性": Field.ATTRIBUTE,
+    "セット": Field.SET,
+    "名前": Field.NAME,
+    "カード名": Field.NAME,
+}
+_FIELD_NAMES.update(_JAPANESE_FIELD_NAMES)
 _FLAGS = {"cnt": Field.CNT, "legend": Field.LEGEND}
 _EXAMPLES = {
     Field.FACTION: "f:volnar",
@@ -137,8 +149,13 @@ _EXAMPLES = {
 _QUOTES = {'"': '"', "“": '”"', "”": "”", "「": "」"}
 # Hyphen look-alikes are "-" (so "−t:event" negates); each is one character, so offsets keep.
 _HYPHENS = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2212"), "-")
-# A field: ASCII letters, then ":" or a comparison. Non-ASCII before ":" ("効果:") is plain text.
-_FIELD_RE = re.compile(r"([A-Za-z]+)(<=|>=|:|=|<|>)")
+# A field: ASCII letters or a Japanese field name, then ":" or a comparison. Other non-ASCII
+# before ":" ("効果:") is plain text.
+_FIELD_RE = re.compile(
+    r"([A-Za-z]+|"
+    + "|".join(sorted(map(re.escape, _JAPANESE_FIELD_NAMES), key=len, reverse=True))
+    + r")(<=|>=|:|=|<|>)"
+)
 _INT_RE = re.compile(r"[+-]?[0-9]+")
 
 
