@@ -32,6 +32,7 @@ from typing import Any
 
 from .ruleset import RulesDataError
 from .types import UNIT, DeckSnapshot
+from .wording import Wording, gettext_noop
 
 TURNS = 6
 
@@ -228,24 +229,31 @@ def deck_groups(deck: DeckSnapshot) -> list[CardGroup]:
         facts[entry.card.name] = entry.card
     cards = list(facts.values())
     groups = [
-        _group("cnt", "CNT cards", copies, (c.name for c in cards if c.cnt)),
-        _group("legend", "Legendary cards", copies, (c.name for c in cards if c.legend)),
+        _group("cnt", gettext_noop("CNT cards"), copies, (c.name for c in cards if c.cnt)),
+        _group("legend", gettext_noop("Legendary cards"), copies, (c.name for c in cards if c.legend)),
     ]
     unit_levels = sorted({c.level for c in cards if c.type == UNIT and c.level is not None})
     for level in unit_levels:
         groups.append(
             _group(
                 f"units-level-{level}",
-                f"Units of level {level} or less",
+                Wording(gettext_noop("Units of level %(level)s or less"), {"level": level}),
                 copies,
                 (c.name for c in cards if c.type == UNIT and c.level is not None and c.level <= level),
             )
         )
     for faction in sorted({c.faction for c in cards if c.faction}):
         groups.append(
-            _group(f"faction:{faction}", f"{faction} cards", copies, (c.name for c in cards if c.faction == faction))
+            _group(
+                f"faction:{faction}",
+                Wording(gettext_noop("%(faction)s cards"), {"faction": faction}),
+                copies,
+                (c.name for c in cards if c.faction == faction),
+            )
         )
-    groups.extend(_group(f"card:{name}", name, copies, (name,)) for name in sorted(copies))
+    groups.extend(
+        _group(f"card:{name}", Wording("%(name)s", {"name": name}), copies, (name,)) for name in sorted(copies)
+    )
     return [g for g in groups if g.count]
 
 
@@ -255,7 +263,7 @@ def picked_group(deck: DeckSnapshot, names: Sequence[str]) -> CardGroup:
     for entry in deck.main:
         copies[entry.card.name] = copies.get(entry.card.name, 0) + entry.count
     chosen = [n for n in names if n in copies]
-    label = " or ".join(sorted(set(chosen))) if chosen else "No cards picked"
+    label = " or ".join(sorted(set(chosen))) if chosen else Wording(gettext_noop("No cards picked"))
     return _group(PICKED, label, copies, chosen)
 
 
