@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from django.utils.translation import gettext_noop
+
 from cards.models import Attribute, CardSet, Faction, Geas, GeasRevision, Ruler
 from cards.rules_selectors import RulesChoice
 from decks.drafts import DraftJudgement, deck_draft_judge
@@ -30,7 +32,13 @@ def dom_safe(text: str) -> str:
 
 # Violations that name (nearly) every card of the deck: not worth highlighting each card for.
 _UNHIGHLIGHTED = frozenset({"deck_size", "level_cap"})
-_TYPE_GROUPS = ((UNIT, "Units"), (EVENT, "Events"), (FIELD, "Fields"), (ENERGY, "Energy (not allowed in the deck)"))
+# Marked for translation; the templates translate them ({% translate group.label %}).
+_TYPE_GROUPS = (
+    (UNIT, gettext_noop("Units")),
+    (EVENT, gettext_noop("Events")),
+    (FIELD, gettext_noop("Fields")),
+    (ENERGY, gettext_noop("Energy (not allowed in the deck)")),
+)
 
 
 def line_label(rule: str) -> str:
