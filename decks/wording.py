@@ -26,6 +26,9 @@ def word(text: object) -> str:
         text = text.wording if text.wording is not None else text.message
     if isinstance(text, Wording):
         values = {key: _value(key, value) for key, value in text.values.items()}
+        if "nth" in values and "n" in text.values and _japanese():
+            # The engine's ordinal is English ("3rd"); a Japanese template counts with the plain number (3 番目).
+            values["nth"] = str(text.values["n"])
         return gettext(text.template) % values if values else gettext(text.template)
     if isinstance(text, str):
         return gettext(text) if text else text
