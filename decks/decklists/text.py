@@ -35,6 +35,7 @@ from datetime import date
 
 from cards.folding import fold
 from decks.limits import MAX_LINE_COUNT, MAX_LINES, spoofing_refusal
+from decks.rules.wording import Wording, gettext_noop
 
 MAIN = "main"
 RESOURCES = "resources"
@@ -51,6 +52,12 @@ SUGGESTION_CUTOFF = 0.6
 
 
 # ---------------------------------------------------------------- writing
+
+
+def _w(template: str, **values: object) -> Wording:
+    """A line error's words: English, keeping the template (marked with gettext_noop where it is
+    written, for makemessages) and the values, so the page can word it in the player's language."""
+    return Wording(template, values)
 
 
 @dataclass(frozen=True)
@@ -263,7 +270,11 @@ def parse_deck_text(text: str, vocabulary: Vocabulary, *, max_count: int = MAX_C
     raw_lines = text.splitlines()
     if len(raw_lines) > MAX_TEXT_LINES:
         reader.errors.append(
-            LineError(MAX_TEXT_LINES + 1, "", f"The text is longer than {MAX_TEXT_LINES} lines; the rest was not read.")
+            LineError(
+                MAX_TEXT_LINES + 1,
+                "",
+                _w(gettext_noop("The text is longer than %(n)s lines; the rest was not read."), n=MAX_TEXT_LINES),
+            )
         )
     for number, raw in enumerate(raw_lines[:MAX_TEXT_LINES], start=1):
         reader.read(number, raw)
@@ -329,8 +340,12 @@ class _Reader:
             LineError(
                 number,
                 shown,
-                f"“{key_value.group(1)}” is not a heading this list knows (Ruler, Geas, Attribute, "
-                "Rules date, Name, Resources).",
+                _w(
+                    gettext_noop(
+                        "“%(heading)s” is not a heading this list knows (Ruler, Geas, Attribute, Rules date, Name, Resources)."
+                    ),
+                    heading=key_value.group(1),
+                ),
                 suggestion.title(),
                 field="heading",
             )
@@ -340,29 +355,51 @@ class _Reader:
     def _card(self, card_line: tuple[int, str] | None, number: int, shown: str) -> None:
         if card_line is None:
             self.errors.append(
-                LineError(number, shown, "A card line is a count and a card name, like “4 Ember Squire”.")
+                LineError(
+                    number, shown, _w(gettext_noop("A card line is a count and a card name, like “4 Ember Squire”."))
+                )
             )
             return
         count, written = card_line
         name = self.cards.get(written)
         if name is None:
             self.errors.append(
-                LineError(number, shown, f"“{written}” is not a card name.", self.cards.suggest(written))
+                LineError(
+                    number,
+                    shown,
+                    _w(gettext_noop("“%(name)s” is not a card name."), name=written),
+                    self.cards.suggest(written),
+                )
             )
             return
         if not 1 <= count <= self.max_count:
-            self.errors.append(LineError(number, shown, f"The count must be from 1 to {self.max_count}, not {count}."))
+            message = _w(
+                gettext_noop("The count must be from 1 to %(max)s, not %(count)s."), max=self.max_count, count=count
+            )
+            self.errors.append(LineError(number, shown, message))
             return
         if name not in self.sections[self.section] and len(self.sections[self.section]) >= MAX_LINES:
             self.errors.append(
-                LineError(number, shown, f"A deck keeps at most {MAX_LINES} different cards; this line was left out.")
+                LineError(
+                    number,
+                    shown,
+                    _w(
+                        gettext_noop("A deck keeps at most %(n)s different cards; this line was left out."), n=MAX_LINES
+                    ),
+                )
             )
             return
         total = self.sections[self.section].get(name, 0) + count
         if total > self.max_count:
             self.errors.append(
                 LineError(
-                    number, shown, f"More than {self.max_count} copies of “{name}” in all; this line was left out."
+                    number,
+                    shown,
+                    _w(
+                        gettext_noop("More than %(max)s copies of “%(name)s” in all; this line was left out."),
+                        max=self.max_count,
+                        name=name,
+                    ),
                 )
             )
             return
@@ -425,10 +462,17 @@ def _heading(
         key
     ]
     if key in found:
-        return LineError(number, shown, f"{label} is given twice; the first one counts.", field=key)
+        return LineError(
+            number,
+            shown,
+            _w(gettext_noop("%(heading)s is given twice; the first one counts."), heading=label),
+            field=key,
+        )
     if key == "name":
         if (refusal := spoofing_refusal(value)) is not None:
-            return LineError(number, shown, f"The name is not read: {refusal}", field=key)
+            return LineError(
+                number, shown, _w(gettext_noop("The name is not read: %(refusal)s"), refusal=refusal), field=key
+            )
         found[key] = value[:100]
         return None
     if key == "rules_date":
@@ -438,7 +482,9 @@ def _heading(
         try:
             found[key] = date.fromisoformat(value)
         except ValueError:
-            return LineError(number, shown, f"“{value}” is not a date (YYYY-MM-DD).", field=key)
+            return LineError(
+                number, shown, _w(gettext_noop("“%(value)s” is not a date (YYYY-MM-DD)."), value=value), field=key
+            )
         return None
     if key != "ruler" and value.lower() in _NONE:
         found[key] = ""
@@ -446,8 +492,12 @@ def _heading(
     names = {"ruler": rulers, "geas": geases, "attribute": attributes}[key]
     canonical = names.get(value)
     if canonical is None:
-        what = {"ruler": "a ruler", "geas": "a geas", "attribute": "a unit attribute"}[key]
-        return LineError(number, shown, f"“{value}” is not {what}.", names.suggest(value), field=key)
+        message = {
+            "ruler": _w(gettext_noop("“%(value)s” is not a ruler."), value=value),
+            "geas": _w(gettext_noop("“%(value)s” is not a geas."), value=value),
+            "attribute": _w(gettext_noop("“%(value)s” is not a unit attribute."), value=value),
+        }[key]
+        return LineError(number, shown, message, names.suggest(value), field=key)
     found[key] = canonical
     return None
 
