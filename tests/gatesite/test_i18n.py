@@ -126,3 +126,19 @@ def test_the_editor_speaks_japanese(client, catalog) -> None:
     assert "デッキの枚数" in page  # a meter's label
     assert "検索の書き方" in page  # the search syntax help
     assert "日本語の項目名も使える" in page
+
+
+def test_a_pasted_list_s_errors_read_in_japanese(client, catalog) -> None:
+    client.cookies[COOKIE] = "ja"
+    text = "Ruler: Apprentice\n4 Ember Squire 1\n4 No Such Card\n4\n"
+    page = client.post("/decks/new/import/", {"text": text}).content.decode()
+    assert "3 行目" in page
+    assert "「No Such Card」はカード名ではありません。" in page
+    assert "<strong>4 行目</strong>: <code>4</code> カードの行は「4 Ember Squire」のように枚数とカード名です。" in page
+
+
+def test_a_broken_share_link_says_why_in_japanese(client, rules) -> None:
+    client.cookies[COOKIE] = "ja"
+    response = client.get("/decks/link/1!!!/")
+    assert response.status_code == 400
+    assert "リンクが壊れています。デッキのリンクにはない文字が含まれています。" in response.content.decode()
