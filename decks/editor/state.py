@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext, gettext_noop
 
 from cards.models import Attribute, CardSet, Faction, Geas, GeasRevision, Ruler
 from cards.rules_selectors import RulesChoice
@@ -23,6 +23,7 @@ from decks.rules.meters import Meter, deck_meters
 from decks.rules.registry import line_label as registry_line_label
 from decks.rules.ruleset import RulesInForce
 from decks.rules.types import ENERGY, EVENT, FIELD, UNIT, CardFacts, DeckSnapshot, Report
+from decks.wording import game_name
 
 
 def dom_safe(text: str) -> str:
@@ -88,9 +89,9 @@ class DeckLine:
         f = self.facts
         parts = [
             f"Lv {f.level}" if f.level is not None else "",
-            f.faction or "",
+            game_name(f.faction) if f.faction else "",
             "CNT" if f.cnt else "",
-            "Legend" if f.legend else "",
+            gettext("Legend") if f.legend else "",
             self.number,
         ]
         return " · ".join(p for p in parts if p)
