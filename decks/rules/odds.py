@@ -64,29 +64,33 @@ class DrawPattern:
 
     def summary(self) -> str:
         """The pattern in a few words: "sees 4 at setup, then 2 a turn"."""
-        words = f"sees {self.setup.seen} at setup, then {self.turn.seen} a turn"
+        values = {"setup": self.setup.seen, "turn": self.turn.seen, "first": self.first_turn.seen}
         if self.first_turn.seen != self.turn.seen:
-            words += f" ({self.first_turn.seen} on the game's first turn)"
-        return words
+            return Wording(
+                gettext_noop("sees %(setup)s at setup, then %(turn)s a turn (%(first)s on the game's first turn)"),
+                values,
+            )
+        return Wording(gettext_noop("sees %(setup)s at setup, then %(turn)s a turn"), values)
 
     def describe(self) -> list[str]:
         """The pattern in words, for the odds panel's help."""
-        lines = [f"Setup: sees {_cards(self.setup.seen)}."]
-        lines.append("Each of your turns: " + _take_words(self.turn) + ".")
+        lines: list[str] = [Wording(gettext_noop("Setup: sees %(cards)s."), {"cards": _cards(self.setup.seen)})]
+        lines.append(Wording(gettext_noop("Each of your turns: %(take)s."), {"take": _take_words(self.turn)}))
         if self.first_turn_differs:
-            lines.append("The game's first turn (only when going first): " + _take_words(self.first_turn) + " instead.")
+            template = gettext_noop("The game's first turn (only when going first): %(take)s instead.")
+            lines.append(Wording(template, {"take": _take_words(self.first_turn)}))
         return lines
 
 
 def _cards(n: int) -> str:
-    return f"{n} card" if n == 1 else f"{n} cards"
+    return Wording(gettext_noop("1 card") if n == 1 else gettext_noop("%(n)s cards"), {"n": n})
 
 
 def _take_words(take: Take) -> str:
-    words = f"sees {_cards(take.seen)}"
     if take.hidden:
-        words = f"puts {_cards(take.hidden)} face down into the resource zone unseen, then " + words
-    return words
+        template = gettext_noop("puts %(hidden)s face down into the resource zone unseen, then sees %(seen)s")
+        return Wording(template, {"hidden": _cards(take.hidden), "seen": _cards(take.seen)})
+    return Wording(gettext_noop("sees %(seen)s"), {"seen": _cards(take.seen)})
 
 
 def _count(data: Mapping[str, Any], key: str, path: str) -> int:
