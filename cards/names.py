@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import threading
 
+from django.utils.translation import get_language
+
 from .catalog import catalog_token
 from .models import Card, Faction, Ruler
 
@@ -34,3 +36,8 @@ def japanese_names() -> dict[str, str]:
 def japanese_name(name: str) -> str:
     """The Japanese name of a ruler, faction or card, or the English name when none is known."""
     return japanese_names().get(name) or name
+
+
+def localized_name(name: str) -> str:
+    """A ruler's, faction's or card's name in the active language (English when no translation exists)."""
+    return japanese_name(name) if (get_language() or "").split("-")[0] == "ja" else name

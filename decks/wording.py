@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from django.utils.translation import get_language, gettext, pgettext
 
-from cards.names import japanese_name
+from cards.names import localized_name
 from decks.rules.types import Violation
 from decks.rules.wording import Wording
 
@@ -37,7 +37,7 @@ def word(text: object) -> str:
 
 def game_name(name: str) -> str:
     """A ruler's, faction's or card's name in the active language (English when no translation exists)."""
-    return japanese_name(name) if _japanese() else name
+    return localized_name(name)
 
 
 def _value(key: str, value: object) -> str:
