@@ -15,6 +15,7 @@ from django.utils.translation import get_language, gettext, pgettext
 from cards.names import localized_name
 from decks.rules.types import Violation
 from decks.rules.wording import Wording
+from decks.stored_wording import stored_wording
 
 # The values that hold a game name (a ruler's, a geas's, a faction's or a card's), or a list of them.
 NAME_KEYS = frozenset({"ruler", "who", "geas", "faction", "factions", "name", "cards"})
@@ -33,6 +34,14 @@ def word(text: object) -> str:
     if isinstance(text, str):
         return gettext(text) if text else text
     return str(text)
+
+
+def word_stored(text: str) -> str:
+    """A violation message stored in English (a saved deck's verdict reason) in the active language."""
+    if not text or not _japanese():
+        return text
+    wording = stored_wording(text)
+    return word(wording) if wording is not None else text
 
 
 def game_name(name: str) -> str:

@@ -112,3 +112,25 @@ def test_a_hint_and_a_meter_label_read_in_japanese() -> None:
     assert _japanese(hint) == "レベル合計が 52/50 になる"
     assert _japanese("Deck size") == "デッキの枚数"
     assert _japanese("Over the CNT cap") == "CNT 上限超え"
+
+
+def test_a_saved_verdict_reason_reads_in_japanese_on_my_decks(client, user, rules) -> None:
+    from datetime import date
+
+    from decks.stored_wording import stored_wording
+    from tests.decks.factories import DeckFactory
+
+    reason = "Deck level 56 is over Apprentice's cap of 50."
+    DeckFactory(
+        owner=user, legal=False, judged_on=date(2024, 1, 1), illegal_since=date(2024, 1, 1), verdict_reason=reason
+    )
+    client.force_login(user)
+
+    response = client.get("/decks/", HTTP_ACCEPT_LANGUAGE="ja")
+    assert response.status_code == 200, response
+    japanese = response.content.decode()
+    assert "2024-01-01 から使用不可: デッキのレベル合計 56 は アプレンティス の上限 50 を超えています。" in japanese
+    english = client.get("/decks/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert f"Not legal since 2024-01-01: {reason}" in english.replace("&#x27;", "'")
+    # A text no engine template matches is shown as it is.
+    assert stored_wording("Something else entirely.") is None
