@@ -55,9 +55,29 @@ SUGGESTION_CUTOFF = 0.6
 
 
 def _w(template: str, **values: object) -> Wording:
-    """A line error's words: English, keeping the template (marked with gettext_noop where it is
-    written, for makemessages) and the values, so the page can word it in the player's language."""
+    """A line error's words: English, keeping the template and the values, so the page can word it
+    in the player's language (decks.wording)."""
     return Wording(template, values)
+
+
+# What a line error says (marked for translation; named placeholders, worded by _w).
+_TOO_LONG = gettext_noop("The text is longer than %(n)s lines; the rest was not read.")
+_NOT_A_HEADING = gettext_noop(
+    "“%(heading)s” is not a heading this list knows (Ruler, Geas, Attribute, Rules date, Name, Resources)."
+)
+_NOT_A_CARD_LINE = gettext_noop("A card line is a count and a card name, like “4 Ember Squire”.")
+_NOT_A_CARD = gettext_noop("“%(name)s” is not a card name.")
+_BAD_COUNT = gettext_noop("The count must be from 1 to %(max)s, not %(count)s.")
+_TOO_MANY_CARDS = gettext_noop("A deck keeps at most %(n)s different cards; this line was left out.")
+_TOO_MANY_COPIES = gettext_noop("More than %(max)s copies of “%(name)s” in all; this line was left out.")
+_TWICE = gettext_noop("%(heading)s is given twice; the first one counts.")
+_NAME_REFUSED = gettext_noop("The name is not read: %(refusal)s")
+_NOT_A_DATE = gettext_noop("“%(value)s” is not a date (YYYY-MM-DD).")
+_UNKNOWN = {
+    "ruler": gettext_noop("“%(value)s” is not a ruler."),
+    "geas": gettext_noop("“%(value)s” is not a geas."),
+    "attribute": gettext_noop("“%(value)s” is not a unit attribute."),
+}
 
 
 @dataclass(frozen=True)
@@ -269,13 +289,7 @@ def parse_deck_text(text: str, vocabulary: Vocabulary, *, max_count: int = MAX_C
     reader = _Reader(vocabulary, max_count)
     raw_lines = text.splitlines()
     if len(raw_lines) > MAX_TEXT_LINES:
-        reader.errors.append(
-            LineError(
-                MAX_TEXT_LINES + 1,
-                "",
-                _w(gettext_noop("The text is longer than %(n)s lines; the rest was not read."), n=MAX_TEXT_LINES),
-            )
-        )
+        reader.errors.append(LineError(MAX_TEXT_LINES + 1, "", _w(_TOO_LONG, n=MAX_TEXT_LINES)))
     for number, raw in enumerate(raw_lines[:MAX_TEXT_LINES], start=1):
         reader.read(number, raw)
     return reader.parsed()
@@ -336,72 +350,28 @@ class _Reader:
         # Only a near miss of a heading is read as one; otherwise it may be a card name with a colon.
         if suggestion is None:
             return False
-        self.errors.append(
-            LineError(
-                number,
-                shown,
-                _w(
-                    gettext_noop(
-                        "“%(heading)s” is not a heading this list knows (Ruler, Geas, Attribute, Rules date, Name, Resources)."
-                    ),
-                    heading=key_value.group(1),
-                ),
-                suggestion.title(),
-                field="heading",
-            )
-        )
+        message = _w(_NOT_A_HEADING, heading=key_value.group(1))
+        self.errors.append(LineError(number, shown, message, suggestion.title(), field="heading"))
         return True
 
     def _card(self, card_line: tuple[int, str] | None, number: int, shown: str) -> None:
         if card_line is None:
-            self.errors.append(
-                LineError(
-                    number, shown, _w(gettext_noop("A card line is a count and a card name, like “4 Ember Squire”."))
-                )
-            )
+            self.errors.append(LineError(number, shown, _w(_NOT_A_CARD_LINE)))
             return
         count, written = card_line
         name = self.cards.get(written)
         if name is None:
-            self.errors.append(
-                LineError(
-                    number,
-                    shown,
-                    _w(gettext_noop("“%(name)s” is not a card name."), name=written),
-                    self.cards.suggest(written),
-                )
-            )
+            self.errors.append(LineError(number, shown, _w(_NOT_A_CARD, name=written), self.cards.suggest(written)))
             return
         if not 1 <= count <= self.max_count:
-            message = _w(
-                gettext_noop("The count must be from 1 to %(max)s, not %(count)s."), max=self.max_count, count=count
-            )
-            self.errors.append(LineError(number, shown, message))
+            self.errors.append(LineError(number, shown, _w(_BAD_COUNT, max=self.max_count, count=count)))
             return
         if name not in self.sections[self.section] and len(self.sections[self.section]) >= MAX_LINES:
-            self.errors.append(
-                LineError(
-                    number,
-                    shown,
-                    _w(
-                        gettext_noop("A deck keeps at most %(n)s different cards; this line was left out."), n=MAX_LINES
-                    ),
-                )
-            )
+            self.errors.append(LineError(number, shown, _w(_TOO_MANY_CARDS, n=MAX_LINES)))
             return
         total = self.sections[self.section].get(name, 0) + count
         if total > self.max_count:
-            self.errors.append(
-                LineError(
-                    number,
-                    shown,
-                    _w(
-                        gettext_noop("More than %(max)s copies of “%(name)s” in all; this line was left out."),
-                        max=self.max_count,
-                        name=name,
-                    ),
-                )
-            )
+            self.errors.append(LineError(number, shown, _w(_TOO_MANY_COPIES, max=self.max_count, name=name)))
             return
         self.sections[self.section][name] = total
         self.lines.append(TextLine(number, self.section, count, name))
@@ -462,17 +432,10 @@ def _heading(
         key
     ]
     if key in found:
-        return LineError(
-            number,
-            shown,
-            _w(gettext_noop("%(heading)s is given twice; the first one counts."), heading=label),
-            field=key,
-        )
+        return LineError(number, shown, _w(_TWICE, heading=label), field=key)
     if key == "name":
         if (refusal := spoofing_refusal(value)) is not None:
-            return LineError(
-                number, shown, _w(gettext_noop("The name is not read: %(refusal)s"), refusal=refusal), field=key
-            )
+            return LineError(number, shown, _w(_NAME_REFUSED, refusal=refusal), field=key)
         found[key] = value[:100]
         return None
     if key == "rules_date":
@@ -482,9 +445,7 @@ def _heading(
         try:
             found[key] = date.fromisoformat(value)
         except ValueError:
-            return LineError(
-                number, shown, _w(gettext_noop("“%(value)s” is not a date (YYYY-MM-DD)."), value=value), field=key
-            )
+            return LineError(number, shown, _w(_NOT_A_DATE, value=value), field=key)
         return None
     if key != "ruler" and value.lower() in _NONE:
         found[key] = ""
@@ -492,12 +453,7 @@ def _heading(
     names = {"ruler": rulers, "geas": geases, "attribute": attributes}[key]
     canonical = names.get(value)
     if canonical is None:
-        message = {
-            "ruler": _w(gettext_noop("“%(value)s” is not a ruler."), value=value),
-            "geas": _w(gettext_noop("“%(value)s” is not a geas."), value=value),
-            "attribute": _w(gettext_noop("“%(value)s” is not a unit attribute."), value=value),
-        }[key]
-        return LineError(number, shown, message, names.suggest(value), field=key)
+        return LineError(number, shown, _w(_UNKNOWN[key], value=value), names.suggest(value), field=key)
     found[key] = canonical
     return None
 
