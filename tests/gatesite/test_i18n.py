@@ -142,3 +142,19 @@ def test_a_broken_share_link_says_why_in_japanese(client, rules) -> None:
     response = client.get("/decks/link/1!!!/")
     assert response.status_code == 400
     assert "リンクが壊れています。デッキのリンクにはない文字が含まれています。" in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("url", "japanese"),
+    [
+        ("/accounts/signup/", ["<title>新規登録 · ゲートルーラー デッキビルダー</title>", "ユーザー名"]),
+        ("/accounts/login/", ["<title>ログイン · ゲートルーラー デッキビルダー</title>", "パスワード"]),
+        ("/decks/browse/", ["<title>公開デッキを見る · ゲートルーラー デッキビルダー</title>", "すべてのルーラー"]),
+        ("/stats/", ["<title>統計 · ゲートルーラー デッキビルダー</title>", "統計はまだ計算されていません。"]),
+    ],
+)
+def test_pages_their_titles_and_forms_read_in_japanese(client, rules, url: str, japanese: list[str]) -> None:
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    for text in japanese:
+        assert text in page
+    assert 'href="/static/fonts.css"' in page
