@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 DATA_FILES := $(wildcard data/real_cards/*.json) $(wildcard data/practice/*.json) $(wildcard data/practice/games/*.json)
 
-.PHONY: run test lint format worker setup data
+.PHONY: run test lint format worker setup data messages
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,7 @@ setup: $(VENV)/.installed
 data: setup
 	DEBUG=$${DEBUG:-1} $(PY) manage.py migrate --noinput
 	DEBUG=$${DEBUG:-1} $(PY) manage.py load_rules
+	DEBUG=$${DEBUG:-1} $(PY) manage.py load_factions
 	$(if $(DATA_FILES),DEBUG=$${DEBUG:-1} $(PY) manage.py import_cards --only-new $(DATA_FILES))
 
 run: data
@@ -41,3 +42,9 @@ format: setup
 worker: setup
 	@test -n "$$REDIS_URL" || (echo "Set REDIS_URL (e.g. redis://127.0.0.1:6379/0) to run a worker." && exit 1)
 	$(VENV)/bin/celery -A gatesite worker --loglevel=info
+
+# Translations (README, "Languages"): extract every string into locale/ja/LC_MESSAGES/django.po,
+# then compile it into the committed django.mo. Needs GNU gettext (apt-get install -y gettext).
+messages: setup
+	DEBUG=$${DEBUG:-1} $(PY) manage.py makemessages -l ja --no-location --no-obsolete $(addprefix --ignore=,.venv .git bench tests staticfiles node_modules *.egg-info)
+	DEBUG=$${DEBUG:-1} $(PY) manage.py compilemessages -l ja --ignore=.venv

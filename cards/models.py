@@ -14,16 +14,17 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext_lazy as _
 
 from .folding import card_search_text
 from .games import default_game_slug
 
 
 class CardType(models.TextChoices):
-    UNIT = "unit", "Unit"
-    EVENT = "event", "Event"
-    FIELD = "field", "Field"
-    ENERGY = "energy", "Energy"
+    UNIT = "unit", _("Unit")
+    EVENT = "event", _("Event")
+    FIELD = "field", _("Field")
+    ENERGY = "energy", _("Energy")
 
 
 class Faction(models.Model):

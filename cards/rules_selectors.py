@@ -7,11 +7,14 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TypeVar
 
+from django.utils.translation import gettext as _
+
 from decks.rules.ruleset import RulesDataError, RulesInForce, in_force_on, rules_in_force
 from gatesite.errors import ApplicationError
 
 from .catalog import CatalogMemory, catalog_memory
 from .models import Geas, GeasRevision, Ruler, RulerRevision
+from .names import localized_name
 
 
 def ruler_revision_in_force(*, ruler: Ruler, on: date) -> RulerRevision | None:
@@ -92,10 +95,10 @@ def rules_choice_get(*, ruler_slug: str, geas_slug: str | None, on: date) -> Rul
 
 def _earliest_rules_note(revision: RulerRevision, on: date) -> str:
     first = revision.effective_from
-    return (
-        f"{revision.ruler.name}'s rules on {on} are not recorded: the earliest recorded are from {first} "
-        f"({revision.document}), and this deck is judged by them."
-    )
+    return _(
+        "%(ruler)s's rules on %(on)s are not recorded: the earliest recorded are from %(first)s "
+        "(%(document)s), and this deck is judged by them."
+    ) % {"ruler": localized_name(revision.ruler.name), "on": on, "first": first, "document": revision.document}
 
 
 def _ruler_revisions(memory: CatalogMemory, slug: str) -> tuple[RulerRevision, ...]:
@@ -139,24 +142,38 @@ def _rules_choice_refuse(*, ruler_slug: str, geas_slug: str | None, on: date) ->
     """Raise the ApplicationError that says why there are no rules for this choice."""
     ruler = Ruler.objects.filter(slug=ruler_slug).first()
     if ruler is None:
-        raise ApplicationError(f"Unknown ruler '{ruler_slug}'.", field="ruler")
+        raise ApplicationError(_("Unknown ruler '%(slug)s'.") % {"slug": ruler_slug}, field="ruler")
     geas = None
     if geas_slug:
         geas = Geas.objects.select_related("ruler").filter(slug=geas_slug).first()
         if geas is None:
-            raise ApplicationError(f"Unknown geas '{geas_slug}'.", field="geas")
+            raise ApplicationError(_("Unknown geas '%(slug)s'.") % {"slug": geas_slug}, field="geas")
         if geas.ruler_id != ruler.pk:
             raise ApplicationError(
-                f"{geas.name} is an oath for {geas.ruler.name}, not for {ruler.name}.",
+                _("%(geas)s is an oath for %(target)s, not for %(ruler)s.")
+                % {"geas": geas.name, "target": localized_name(geas.ruler.name), "ruler": localized_name(ruler.name)},
                 field="geas",
             )
     if ruler_revision_in_force(ruler=ruler, on=on) is None:
         first = ruler.revisions.order_by("effective_from").first()
-        since = f"; its first rules are from {first.effective_from}" if first else ""
-        raise ApplicationError(f"{ruler.name} has no rules in force on {on}{since}.", field="as_of")
+        values = {"ruler": localized_name(ruler.name), "on": on, "first": first.effective_from if first else ""}
+        message = (
+            _("%(ruler)s has no rules in force on %(on)s; its first rules are from %(first)s.")
+            if first
+            else _("%(ruler)s has no rules in force on %(on)s.")
+        )
+        raise ApplicationError(message % values, field="as_of")
     if geas is not None and geas_revision_in_force(geas=geas, on=on) is None:
         first = geas.revisions.order_by("effective_from").first()
-        since = f"; it is in force from {first.effective_from}" if first else ""
-        raise ApplicationError(f"{geas.name} is not in force on {on}{since}.", field="as_of")
+        values = {"geas": geas.name, "on": on, "first": first.effective_from if first else ""}
+        message = (
+            _("%(geas)s is not in force on %(on)s; it is in force from %(first)s.")
+            if first
+            else _("%(geas)s is not in force on %(on)s.")
+        )
+        raise ApplicationError(message % values, field="as_of")
     # Only reached if the catalog changed between the two looks.
-    raise ApplicationError(f"No rules for {ruler.name} on {on}; try again.", field="ruler")
+    raise ApplicationError(
+        _("No rules for %(ruler)s on %(on)s; try again.") % {"ruler": localized_name(ruler.name), "on": on},
+        field="ruler",
+    )

@@ -21,6 +21,7 @@ from enum import StrEnum
 from typing import NamedTuple, TypeVar
 
 from decks.rules.types import CARD_TYPES
+from decks.rules.wording import gettext_noop
 
 from .folding import fold
 
@@ -95,18 +96,25 @@ class HelpEntry(NamedTuple):
 
 
 SEARCH_HELP: tuple[HelpEntry, ...] = (
-    HelpEntry("word", "English or Japanese name or card text contains the word", "dragon  ドラゴン"),
-    HelpEntry('"phrase"', "Name or text contains the exact phrase", '"deal 2 damage"'),
-    HelpEntry('name:word  name:"…"', "English or Japanese name contains it (not the text)", 'name:"cinder keep"'),
-    HelpEntry("f:faction", "Faction, by name or its first letters", 'f:volnar  f:"yomajin front"'),
-    HelpEntry("t:type", "Type: unit, event, field or energy (first letters are enough)", "t:unit  t:ev"),
-    HelpEntry("lv<=2  lv>=0  lv=3  lv<3  lv>1  lv:3", "Level compared with a number", "lv<=2"),
-    HelpEntry("a:attribute", "Has the attribute", "a:dragon"),
-    HelpEntry("cnt", "CNT cards", "cnt"),
-    HelpEntry("legend", "Legends", "legend"),
-    HelpEntry("set:code", "Printed in the set", "set:PS01"),
-    HelpEntry("-term", "Not: negates any term", "-t:event  -cnt  -dragon"),
-    HelpEntry("term term", "Cards must match every term", "f:volnar t:unit lv<=2"),
+    HelpEntry("word", gettext_noop("English or Japanese name or card text contains the word"), "dragon  ドラゴン"),
+    HelpEntry('"phrase"', gettext_noop("Name or text contains the exact phrase"), '"deal 2 damage"'),
+    HelpEntry(
+        'name:word  name:"…"', gettext_noop("English or Japanese name contains it (not the text)"), 'name:"cinder keep"'
+    ),
+    HelpEntry("f:faction", gettext_noop("Faction, by name or its first letters"), 'f:volnar  f:"yomajin front"'),
+    HelpEntry("t:type", gettext_noop("Type: unit, event, field or energy (first letters are enough)"), "t:unit  t:ev"),
+    HelpEntry("lv<=2  lv>=0  lv=3  lv<3  lv>1  lv:3", gettext_noop("Level compared with a number"), "lv<=2"),
+    HelpEntry("a:attribute", gettext_noop("Has the attribute"), "a:dragon"),
+    HelpEntry("cnt", gettext_noop("CNT cards"), "cnt"),
+    HelpEntry("legend", gettext_noop("Legends"), "legend"),
+    HelpEntry("set:code", gettext_noop("Printed in the set"), "set:PS01"),
+    HelpEntry("-term", gettext_noop("Not: negates any term"), "-t:event  -cnt  -dragon"),
+    HelpEntry("term term", gettext_noop("Cards must match every term"), "f:volnar t:unit lv<=2"),
+    HelpEntry(
+        "勢力:  種類:  レベル<=2  属性:  セット:  名前:",
+        gettext_noop("Japanese field names work too"),
+        "勢力:ウォルナー レベル<=2",
+    ),
 )
 
 FIELD_HINT = "try f:, t:, lv, a:, cnt, legend, set:, name:"
@@ -123,6 +131,18 @@ _FIELD_NAMES = {
     "set": Field.SET,
     "name": Field.NAME,
 }
+# Japanese field names beside the English ones (docs/search.md): `勢力:ウォルナー`, `レベル<=2`.
+_JAPANESE_FIELD_NAMES = {
+    "勢力": Field.FACTION,
+    "種類": Field.TYPE,
+    "タイプ": Field.TYPE,
+    "レベル": Field.LEVEL,
+    "属性": Field.ATTRIBUTE,
+    "セット": Field.SET,
+    "名前": Field.NAME,
+    "カード名": Field.NAME,
+}
+_FIELD_NAMES.update(_JAPANESE_FIELD_NAMES)
 _FLAGS = {"cnt": Field.CNT, "legend": Field.LEGEND}
 _EXAMPLES = {
     Field.FACTION: "f:volnar",
@@ -137,8 +157,13 @@ _EXAMPLES = {
 _QUOTES = {'"': '"', "“": '”"', "”": "”", "「": "」"}
 # Hyphen look-alikes are "-" (so "−t:event" negates); each is one character, so offsets keep.
 _HYPHENS = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2212"), "-")
-# A field: ASCII letters, then ":" or a comparison. Non-ASCII before ":" ("効果:") is plain text.
-_FIELD_RE = re.compile(r"([A-Za-z]+)(<=|>=|:|=|<|>)")
+# A field: ASCII letters or a Japanese field name, then ":" or a comparison. Other non-ASCII
+# before ":" ("効果:") is plain text.
+_FIELD_RE = re.compile(
+    r"([A-Za-z]+|"
+    + "|".join(sorted(map(re.escape, _JAPANESE_FIELD_NAMES), key=len, reverse=True))
+    + r")(<=|>=|:|=|<|>)"
+)
 _INT_RE = re.compile(r"[+-]?[0-9]+")
 
 

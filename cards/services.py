@@ -18,6 +18,7 @@ from django.utils.text import slugify
 from gatesite.iterables import chunks
 
 from .catalog import catalog_version_bump
+from .faction_names import faction_names_known
 from .folding import card_search_text
 from .import_plan import (
     BATCH_SIZE,
@@ -227,7 +228,12 @@ def _sets_upsert(plan: CatalogPlan) -> None:
 
 
 def _factions_ensure(plan: CatalogPlan) -> None:
-    new = [Faction(name=name, slug=_unique_slug(name, plan.faction_slugs)) for name in plan.factions_new]
+    # Japanese names from data/factions.json, so `f:ウォルナー` finds the cards of a new faction.
+    names_ja = faction_names_known()
+    new = [
+        Faction(name=name, name_ja=names_ja.get(name, ""), slug=_unique_slug(name, plan.faction_slugs))
+        for name in plan.factions_new
+    ]
     plan.faction_ids.update({name: f.pk for name, f in _create(Faction, "name", new).items()})
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from cards.catalog import catalog_memory
 from cards.models import Printing, Ruler
@@ -176,16 +177,26 @@ def _section_counts(
     for i, line in enumerate(lines):
         number = line.number if line.number in facts else number_of_name.get(line.name or "")
         if number is None:
-            ref = f"collector number '{line.number}'" if line.number else f"name '{line.name}'"
-            raise ApplicationError(f"{section}[{i}]: no card with {ref}.", field=f"{section}[{i}]")
+            where = {"line": f"{section}[{i}]", "number": line.number, "name": line.name}
+            message = (
+                gettext("%(line)s: no card with collector number '%(number)s'.")
+                if line.number
+                else gettext("%(line)s: no card with name '%(name)s'.")
+            )
+            raise ApplicationError(message % where, field=f"{section}[{i}]")
         counts[number] = counts.get(number, 0) + line.count
         if bounded and counts[number] > MAX_LINE_COUNT:
             raise ApplicationError(
-                f"{section}[{i}]: a deck keeps at most {MAX_LINE_COUNT} copies of one printing ({number}).",
+                gettext("%(line)s: a deck keeps at most %(n)s copies of one printing (%(number)s).")
+                % {"line": f"{section}[{i}]", "n": MAX_LINE_COUNT, "number": number},
                 field=f"{section}[{i}]",
             )
     if bounded and len(counts) > MAX_LINES:
-        raise ApplicationError(f"{section}: a deck keeps at most {MAX_LINES} different printings.", field=section)
+        raise ApplicationError(
+            gettext("%(section)s: a deck keeps at most %(n)s different printings.")
+            % {"section": section, "n": MAX_LINES},
+            field=section,
+        )
     return counts
 
 
@@ -247,7 +258,7 @@ def deck_judge(
     """
     choice = rules_choice_get(ruler_slug=ruler, geas_slug=geas, on=on)
     if attribute and not attribute_exists(attribute):
-        raise ApplicationError(f"Unknown attribute '{attribute}'.", field="attribute")
+        raise ApplicationError(gettext("Unknown attribute '%(value)s'.") % {"value": attribute}, field="attribute")
     # One lookup for both sections: every card the list names, with its facts.
     number_of_name, facts = _lines_resolve((*main, *resources))
     draft = DeckDraft(

@@ -18,6 +18,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from decks.limits import MAX_LINE_COUNT, MAX_LINES, spoofing_refusal
 
@@ -45,9 +46,9 @@ class Section(models.TextChoices):
 
 
 class Visibility(models.TextChoices):
-    PRIVATE = "private", "Private (only you)"
-    UNLISTED = "unlisted", "Unlisted (anyone with the link)"
-    PUBLIC = "public", "Public (listed in browse)"
+    PRIVATE = "private", _("Private (only you)")
+    UNLISTED = "unlisted", _("Unlisted (anyone with the link)")
+    PUBLIC = "public", _("Public (listed in browse)")
 
 
 _PUBLIC_LISTED = models.Q(visibility="public", archived=False)

@@ -9,6 +9,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from cards.models import Printing
 from cards.selectors import attribute_exists
@@ -138,7 +139,9 @@ def deck_version_name(*, deck: Deck, version: int, name: str) -> DeckVersion:
     """Name a saved version on purpose (empty: no name); the next autosave then starts a new version."""
     found = DeckVersion.objects.filter(deck=deck, version=version).first()
     if found is None:
-        raise ApplicationError(f"{deck.name} has no version {version}.", field="version")
+        raise ApplicationError(
+            gettext("%(deck)s has no version %(n)s.") % {"deck": deck.name, "n": version}, field="version"
+        )
     found.name = name.strip()[: DeckVersion._meta.get_field("name").max_length]
     found.save(update_fields=["name"])
     return found
@@ -173,7 +176,9 @@ def _deck_cards_sync(*, deck: Deck, draft: DeckDraft) -> None:
         )
         missing = sorted({n for n, _ in new} - set(ids))
         if missing:
-            raise ApplicationError(f"No card with collector number {', '.join(missing)}.", field="number")
+            raise ApplicationError(
+                gettext("No card with collector number %(numbers)s.") % {"numbers": ", ".join(missing)}, field="number"
+            )
         DeckCard.objects.bulk_create(
             DeckCard(deck=deck, printing_id=ids[number], section=section, count=count)
             for (number, section), count in new.items()
@@ -204,14 +209,18 @@ def deck_save(
     if visibility not in Visibility.values:
         raise ApplicationError(f"Unknown visibility '{visibility}'.", field="visibility")
     if draft.attribute and not attribute_exists(draft.attribute):
-        raise ApplicationError(f"Unknown attribute '{draft.attribute}'.", field="attribute")
+        raise ApplicationError(
+            gettext("Unknown attribute '%(value)s'.") % {"value": draft.attribute}, field="attribute"
+        )
     judgement = deck_draft_judge(draft=draft)
     with transaction.atomic():
         if deck is None:
             deck = deck_create_from_draft(owner=owner, draft=draft, judgement=judgement)
         else:
             if base_version is None:
-                raise ApplicationError("Say which version of the deck the change is based on.", field="version")
+                raise ApplicationError(
+                    gettext("Say which version of the deck the change is based on."), field="version"
+                )
             deck = deck_update(deck=deck, draft=draft, base_version=base_version, judgement=judgement)
         if deck.visibility != visibility:
             deck_visibility_set(deck=deck, visibility=visibility)

@@ -63,9 +63,13 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # After sessions, before common (Django's order): the language from the cookie or Accept-Language.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Writes the language cookie when a sign-in applied the player's stored language.
+    "gatesite.accounts.language.PlayerLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -138,7 +142,14 @@ LOGIN_REDIRECT_URL = "/decks/"
 # https://docs.djangoproject.com/en/5.2/ref/settings/#logout-redirect-url
 LOGOUT_REDIRECT_URL = "/"
 
-LANGUAGE_CODE = "en-us"
+# https://docs.djangoproject.com/en/5.2/topics/i18n/translation/
+# English and Japanese: LocaleMiddleware picks one from the language cookie (set by /i18n/setlang/)
+# or Accept-Language; URLs carry no language prefix, so a shared link works in either language.
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("ja", "日本語")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# A year: the player chose it, and it is the same choice on their next visit.
+LANGUAGE_COOKIE_AGE = 365 * 24 * 60 * 60
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

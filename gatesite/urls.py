@@ -20,6 +20,8 @@ urlpatterns = [
     re_path(r"^admin/decks/statisticsrun/(?P<rest>.*)$", stats_views.statistics_admin_moved),
     path("admin/", admin.site.urls),
     path("accounts/signup/", account_views.signup, name="signup"),
+    # Django's set_language (name "set_language" as in django.conf.urls.i18n), which also stores a player's choice.
+    path("i18n/setlang/", account_views.language_set, name="set_language"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("decks/", include("decks.urls")),
     path("", include(decklist_urls.export_urlpatterns)),

@@ -45,4 +45,6 @@ def card_game(card: Card) -> object:
 @register.filter
 def type_label(card: Card) -> str:
     game = game_get(card.game)
+    if game.default:
+        return str(card.get_type_display())  # the model's choices, translated
     return next((t.label for t in game.card_types if t.key == card.type), card.type)

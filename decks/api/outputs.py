@@ -15,6 +15,7 @@ from decks.api.bodies import DeckDetailOutput, DeckOutput, DeckValidation, DeckV
 from decks.drafts import DraftJudgement
 from decks.models import Deck, Section, Visibility
 from decks.selectors import deck_card_lines, deck_is_owned_by
+from decks.wording import word
 
 
 def validation_output(*, judgement: DraftJudgement) -> dict[str, Any]:
@@ -31,7 +32,7 @@ def validation_output(*, judgement: DraftJudgement) -> dict[str, Any]:
             "rules_effective_from": choice.ruler_revision.effective_from,
             "rules_note": choice.note or None,
             "violations": [
-                {"rule": v.rule, "message": v.message, "cards": list(v.cards), "source": v.source}
+                {"rule": v.rule, "message": word(v), "cards": list(v.cards), "source": word(v.source)}
                 for v in report.violations
             ],
             "summary": {

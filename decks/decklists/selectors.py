@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from cards.models import Attribute, Card, Geas, Printing, Ruler
 from cards.rules_selectors import rules_choice_get
@@ -27,6 +28,7 @@ from decks.drafts import card_facts_by_number
 from decks.editor.state import DeckEditorState, deck_editor_state
 from decks.models import MAX_LINE_COUNT, DeckDraft
 from decks.rules.ruleset import RulesInForce
+from decks.wording import word
 from gatesite.errors import ApplicationError
 
 
@@ -166,7 +168,8 @@ def deck_text_import(*, text: str, draft: DeckDraft, today: date | None = None, 
     missing = sorted({name for s in (parsed.main, parsed.resources) for name in s} - sections.pop("_named", set()))
     for line in parsed.lines:
         if line.name in missing:
-            errors.append(LineError(line.number, "", f"“{line.name}” has no printing in the catalog.", field="card"))
+            message = gettext("“%(name)s” has no printing in the catalog.") % {"name": line.name}
+            errors.append(LineError(line.number, "", message, field="card"))
     new = replace(
         draft,
         ruler=ruler_slug,
@@ -276,7 +279,8 @@ def deck_draft_from_link(*, code: str) -> DeckDraft:
     try:
         linked = decode_deck_link(code)
     except DeckLinkError as exc:
-        raise ApplicationError(str(exc)) from exc
+        # Worded here, in the player's language: the pure link module keeps the template and values.
+        raise ApplicationError(word(exc.args[0])) from exc
     return DeckDraft(
         ruler=linked.ruler,
         geas=linked.geas,

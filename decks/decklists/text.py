@@ -35,6 +35,21 @@ from datetime import date
 
 from cards.folding import fold
 from decks.decklists.text_format import TYPE_HEADINGS, TextCard, format_deck_text, format_game_deck_text
+from decks.decklists.text_words import (
+    _BAD_COUNT,
+    _NAME_REFUSED,
+    _NOT_A_CARD,
+    _NOT_A_CARD_LINE,
+    _NOT_A_DATE,
+    _NOT_A_HEADING,
+    _NOT_A_SECTION,
+    _TOO_LONG,
+    _TOO_MANY_CARDS,
+    _TOO_MANY_COPIES,
+    _TWICE,
+    _UNKNOWN,
+    _w,
+)
 from decks.limits import MAX_LINE_COUNT, MAX_LINES, spoofing_refusal
 
 # The writing half lives in text_format; these names stay importable from here.
@@ -225,9 +240,7 @@ def parse_deck_text(text: str, vocabulary: Vocabulary, *, max_count: int = MAX_C
     reader = _Reader(vocabulary, max_count)
     raw_lines = text.splitlines()
     if len(raw_lines) > MAX_TEXT_LINES:
-        reader.errors.append(
-            LineError(MAX_TEXT_LINES + 1, "", f"The text is longer than {MAX_TEXT_LINES} lines; the rest was not read.")
-        )
+        reader.errors.append(LineError(MAX_TEXT_LINES + 1, "", _w(_TOO_LONG, n=MAX_TEXT_LINES)))
     for number, raw in enumerate(raw_lines[:MAX_TEXT_LINES], start=1):
         reader.read(number, raw)
     return reader.parsed()
@@ -310,7 +323,7 @@ class _Reader:
             LineError(
                 number,
                 shown,
-                f"“{match.group(1)}” is not a section of this game's deck lists ({known}).",
+                _w(_NOT_A_SECTION, heading=match.group(1), known=known),
                 _Names({h: h for h in self.section_names}).suggest(match.group(1)),
                 field="section",
                 written=match.group(1),
@@ -337,49 +350,32 @@ class _Reader:
         # Only a near miss of a heading is read as one; otherwise it may be a card name with a colon.
         if suggestion is None:
             return False
+        message = _w(_NOT_A_HEADING, heading=key_value.group(1))
         self.errors.append(
-            LineError(
-                number,
-                shown,
-                f"“{key_value.group(1)}” is not a heading this list knows (Ruler, Geas, Attribute, "
-                "Rules date, Name, Resources).",
-                suggestion.title(),
-                field="heading",
-                written=key_value.group(1),
-            )
+            LineError(number, shown, message, suggestion.title(), field="heading", written=key_value.group(1))
         )
         return True
 
     def _card(self, card_line: tuple[int, str] | None, number: int, shown: str) -> None:
         if card_line is None:
-            self.errors.append(
-                LineError(number, shown, "A card line is a count and a card name, like “4 Ember Squire”.")
-            )
+            self.errors.append(LineError(number, shown, _w(_NOT_A_CARD_LINE)))
             return
         count, written = card_line
         name = self.cards.get(written)
         if name is None:
             self.errors.append(
-                LineError(
-                    number, shown, f"“{written}” is not a card name.", self.cards.suggest(written), written=written
-                )
+                LineError(number, shown, _w(_NOT_A_CARD, name=written), self.cards.suggest(written), written=written)
             )
             return
         if not 1 <= count <= self.max_count:
-            self.errors.append(LineError(number, shown, f"The count must be from 1 to {self.max_count}, not {count}."))
+            self.errors.append(LineError(number, shown, _w(_BAD_COUNT, max=self.max_count, count=count)))
             return
         if name not in self.sections[self.section] and len(self.sections[self.section]) >= MAX_LINES:
-            self.errors.append(
-                LineError(number, shown, f"A deck keeps at most {MAX_LINES} different cards; this line was left out.")
-            )
+            self.errors.append(LineError(number, shown, _w(_TOO_MANY_CARDS, n=MAX_LINES)))
             return
         total = self.sections[self.section].get(name, 0) + count
         if total > self.max_count:
-            self.errors.append(
-                LineError(
-                    number, shown, f"More than {self.max_count} copies of “{name}” in all; this line was left out."
-                )
-            )
+            self.errors.append(LineError(number, shown, _w(_TOO_MANY_COPIES, max=self.max_count, name=name)))
             return
         self.sections[self.section][name] = total
         self.lines.append(TextLine(number, self.section, count, name))
@@ -445,10 +441,10 @@ def _heading(
         "game": "Game",
     }[key]
     if key in found:
-        return LineError(number, shown, f"{label} is given twice; the first one counts.", field=key)
+        return LineError(number, shown, _w(_TWICE, heading=label), field=key)
     if key == "name":
         if (refusal := spoofing_refusal(value)) is not None:
-            return LineError(number, shown, f"The name is not read: {refusal}", field=key)
+            return LineError(number, shown, _w(_NAME_REFUSED, refusal=refusal), field=key)
         found[key] = value[:100]
         return None
     if key == "rules_date":
@@ -458,7 +454,7 @@ def _heading(
         try:
             found[key] = date.fromisoformat(value)
         except ValueError:
-            return LineError(number, shown, f"“{value}” is not a date (YYYY-MM-DD).", field=key)
+            return LineError(number, shown, _w(_NOT_A_DATE, value=value), field=key)
         return None
     if key not in ("ruler", "game") and value.lower() in _NONE:
         found[key] = ""
@@ -466,13 +462,7 @@ def _heading(
     names = lookups[key]
     canonical = names.get(value)
     if canonical is None:
-        what = {
-            "ruler": "a ruler",
-            "geas": "a geas",
-            "attribute": "a unit attribute",
-            "game": "a game this site knows",
-        }[key]
-        return LineError(number, shown, f"“{value}” is not {what}.", names.suggest(value), field=key, written=value)
+        return LineError(number, shown, _w(_UNKNOWN[key], value=value), names.suggest(value), field=key, written=value)
     found[key] = canonical
     return None
 

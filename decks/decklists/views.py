@@ -16,6 +16,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from decks.drafts import deck_draft_of
@@ -92,7 +94,7 @@ def draft_import(request: HttpRequest) -> HttpResponse:
         return _import_page(request, deck=None, form=form, result=result)
     assert result.draft is not None
     request.session[SESSION_DRAFT] = result.draft.to_session()
-    messages.success(request, f"Your draft is now the pasted list ({_lines_note(result)}).")
+    messages.success(request, _("Your draft is now the pasted list (%(note)s).") % {"note": _lines_note(result)})
     return redirect("decks:new")
 
 
@@ -120,7 +122,10 @@ def deck_import(request: HttpRequest, public_id: str) -> HttpResponse:
     except ApplicationError as exc:
         messages.error(request, exc.message)
         return _import_page(request, deck=deck, form=form, result=result, status=422)
-    messages.success(request, f"Saved the pasted list as version {deck.version} ({_lines_note(result)}).")
+    messages.success(
+        request,
+        _("Saved the pasted list as version %(n)s (%(note)s).") % {"n": deck.version, "note": _lines_note(result)},
+    )
     return redirect("decks:edit", deck.public_id)
 
 
@@ -139,7 +144,7 @@ def _confirmed(request: HttpRequest, form: DeckImportForm, result: TextImport) -
         return False
     if form.cleaned_data["fingerprint"] != result.fingerprint:
         messages.warning(
-            request, "The result changed since the preview (the deck or the catalog changed): check it again."
+            request, _("The result changed since the preview (the deck or the catalog changed): check it again.")
         )
         return False
     return True
@@ -148,8 +153,8 @@ def _confirmed(request: HttpRequest, form: DeckImportForm, result: TextImport) -
 def _lines_note(result: TextImport) -> str:
     cards = len(result.parsed.lines)
     skipped = len(result.errors)
-    note = f"{cards} card line{'s' if cards != 1 else ''} read"
-    return f"{note}, {skipped} left out" if skipped else note
+    note = ngettext("%(n)s card line read", "%(n)s card lines read", cards) % {"n": cards}
+    return _("%(note)s, %(n)s left out") % {"note": note, "n": skipped} if skipped else note
 
 
 def _import_page(
@@ -212,5 +217,5 @@ def deck_link_copy(request: HttpRequest, code: str) -> HttpResponse:
     except ApplicationError as exc:
         return render(request, "decks/deck_link.html", {"error": exc.message}, status=400)
     request.session[SESSION_DRAFT] = DeckDraft.to_session(draft)
-    messages.success(request, "The shared deck is now your draft: change it, then save it to keep it.")
+    messages.success(request, _("The shared deck is now your draft: change it, then save it to keep it."))
     return redirect("decks:new")

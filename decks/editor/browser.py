@@ -6,12 +6,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext
+
 from cards.models import Card
 from cards.selectors import card_facts
 from decks.drafts import MAX_ALSO, card_facts_by_number
 from decks.rules.hints import addition_blockers, natural_section
 from decks.rules.ruleset import RulesInForce
 from decks.rules.types import CardFacts
+from decks.wording import game_name
 
 from .state import DeckEditorState, dom_safe
 
@@ -73,10 +76,10 @@ class BrowserRow(CardHint):
         parts = [
             card.get_type_display(),
             f"Lv {f.level}" if f.level is not None else "",
-            f.faction or "",
+            game_name(f.faction) if f.faction else "",
             *sorted(f.attributes),
             "CNT" if f.cnt else "",
-            "Legend" if f.legend else "",
+            gettext("Legend") if f.legend else "",
             f"{card.atk}/{card.hp}/{card.stk}" if card.atk is not None else "",
         ]
         return " · ".join(p for p in parts if p)

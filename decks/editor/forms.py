@@ -6,6 +6,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from cards.models import CardType
 from decks.models import Section, validate_displayed_text
@@ -68,20 +69,20 @@ class DeckChangeForm(forms.Form):
         )
 
 
-_TRISTATE = [("", "Any"), ("yes", "Yes"), ("no", "No")]
+_TRISTATE = [("", _("Any")), ("yes", _("Yes")), ("no", _("No"))]
 
 
 class CardFilterForm(forms.Form):
     """The card browser's search box and filters (GET)."""
 
-    q = forms.CharField(max_length=500, required=False, label="Search cards")
+    q = forms.CharField(max_length=500, required=False, label=_("Search cards"))
     faction = forms.CharField(max_length=100, required=False)
-    type = forms.ChoiceField(choices=[("", "Any type"), *CardType.choices], required=False)
-    level_min = forms.IntegerField(required=False, min_value=-99, max_value=99, label="Level from")
-    level_max = forms.IntegerField(required=False, min_value=-99, max_value=99, label="Level to")
+    type = forms.ChoiceField(choices=[("", _("Any type")), *CardType.choices], required=False)
+    level_min = forms.IntegerField(required=False, min_value=-99, max_value=99, label=_("Level from"))
+    level_max = forms.IntegerField(required=False, min_value=-99, max_value=99, label=_("Level to"))
     attribute = forms.CharField(max_length=100, required=False)
     cnt = forms.ChoiceField(choices=_TRISTATE, required=False, label="CNT")
-    legend = forms.ChoiceField(choices=_TRISTATE, required=False, label="Legendary")
+    legend = forms.ChoiceField(choices=_TRISTATE, required=False, label=_("Legendary"))
     set = forms.CharField(max_length=20, required=False)
     offset = forms.IntegerField(required=False, min_value=0, max_value=100_000)
 
@@ -122,4 +123,4 @@ class CardFilterForm(forms.Form):
 
 
 class DeckSaveForm(forms.Form):
-    name = forms.CharField(max_length=100, required=False, label="Deck name", validators=[validate_displayed_text])
+    name = forms.CharField(max_length=100, required=False, label=_("Deck name"), validators=[validate_displayed_text])

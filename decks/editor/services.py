@@ -12,6 +12,8 @@ from dataclasses import dataclass, replace
 from datetime import date
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from cards.models import Printing
 from cards.rules_selectors import rules_choice_get
@@ -65,7 +67,7 @@ def deck_draft_change(*, draft: DeckDraft, change: DraftChange) -> DeckDraft:
         changed = replace(draft, geas=change.value or None)
     elif action == SET_ATTRIBUTE:
         if change.value and not attribute_exists(change.value):
-            raise ApplicationError(f"Unknown attribute '{change.value}'.", field="value")
+            raise ApplicationError(_("Unknown attribute '%(value)s'.") % {"value": change.value}, field="value")
         return replace(draft, attribute=change.value)
     elif action == SET_RULES_DATE:
         changed = replace(draft, rules_date=_parse_date(change.value))
@@ -84,7 +86,7 @@ def _parse_date(value: str) -> date | None:
     try:
         return date.fromisoformat(value)
     except ValueError as exc:
-        raise ApplicationError(f"'{value}' is not a date (YYYY-MM-DD).", field="value") from exc
+        raise ApplicationError(_("'%(value)s' is not a date (YYYY-MM-DD).") % {"value": value}, field="value") from exc
 
 
 def _move(draft: DeckDraft, change: DraftChange) -> DeckDraft:
@@ -93,7 +95,9 @@ def _move(draft: DeckDraft, change: DraftChange) -> DeckDraft:
         raise ApplicationError(f"Unknown section '{section}'.", field="section")
     if change.action == ADD:
         if number not in draft.numbers() and not Printing.objects.filter(collector_number=number).exists():
-            raise ApplicationError(f"No card with collector number '{number}'.", field="number")
+            raise ApplicationError(
+                _("No card with collector number '%(number)s'.") % {"number": number}, field="number"
+            )
         return _add(draft, section, number, 1)
     if change.action == REMOVE:
         return _add(draft, section, number, -1)
@@ -102,7 +106,7 @@ def _move(draft: DeckDraft, change: DraftChange) -> DeckDraft:
         return _add(_add(draft, section, number, -1), "considering", number, 1)
     # TO_DECK: one copy from the considering board into `section` (main, or resources for energy).
     if section == "considering":
-        raise ApplicationError("A card moves from the considering board into the deck or the resources.")
+        raise ApplicationError(_("A card moves from the considering board into the deck or the resources."))
     return _add(_add(draft, "considering", number, -1), section, number, 1)
 
 
@@ -110,16 +114,23 @@ def _add(draft: DeckDraft, section: str, number: str, delta: int) -> DeckDraft:
     counts = dict(draft.section(section))
     have = counts.get(number, 0)
     if delta < 0 and have < -delta:
-        raise ApplicationError(f"There is no {number} in the {_SECTION_WORDS[section]} to take out.", field="number")
+        raise ApplicationError(_SECTION_WORDS[section] % {"number": number}, field="number")
     if have + delta > MAX_LINE_COUNT:
-        raise ApplicationError(f"A deck keeps at most {MAX_LINE_COUNT} copies of one printing.", field="number")
+        raise ApplicationError(
+            _("A deck keeps at most %(n)s copies of one printing.") % {"n": MAX_LINE_COUNT}, field="number"
+        )
     if have == 0 and len(draft.numbers() | {number}) > MAX_LINES:
-        raise ApplicationError(f"A deck keeps at most {MAX_LINES} different printings.", field="number")
+        raise ApplicationError(_("A deck keeps at most %(n)s different printings.") % {"n": MAX_LINES}, field="number")
     counts[number] = have + delta
     return draft.with_section(section, counts)
 
 
-_SECTION_WORDS = {"main": "deck", "resources": "resources", "considering": "considering board"}
+# Whole sentences per section, so a translation need not assemble one from a section's name.
+_SECTION_WORDS = {
+    "main": gettext_lazy("There is no %(number)s in the deck to take out."),
+    "resources": gettext_lazy("There is no %(number)s in the resources to take out."),
+    "considering": gettext_lazy("There is no %(number)s in the considering board to take out."),
+}
 
 
 def editor_draft_change(*, draft: DeckDraft, change: DraftChange, shown: Sequence[str] = ()) -> DeckEditorState:

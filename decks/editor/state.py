@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from django.utils.translation import gettext, gettext_noop
+
 from cards.models import Attribute, CardSet, Faction, Geas, GeasRevision, Ruler
 from cards.rules_selectors import RulesChoice
 from decks.drafts import DraftJudgement, deck_draft_judge
@@ -21,6 +23,7 @@ from decks.rules.meters import Meter, deck_meters
 from decks.rules.registry import line_label as registry_line_label
 from decks.rules.ruleset import RulesInForce
 from decks.rules.types import ENERGY, EVENT, FIELD, UNIT, CardFacts, DeckSnapshot, Report
+from decks.wording import game_name
 
 
 def dom_safe(text: str) -> str:
@@ -30,7 +33,13 @@ def dom_safe(text: str) -> str:
 
 # Violations that name (nearly) every card of the deck: not worth highlighting each card for.
 _UNHIGHLIGHTED = frozenset({"deck_size", "level_cap"})
-_TYPE_GROUPS = ((UNIT, "Units"), (EVENT, "Events"), (FIELD, "Fields"), (ENERGY, "Energy (not allowed in the deck)"))
+# Marked for translation; the templates translate them ({% translate group.label %}).
+_TYPE_GROUPS = (
+    (UNIT, gettext_noop("Units")),
+    (EVENT, gettext_noop("Events")),
+    (FIELD, gettext_noop("Fields")),
+    (ENERGY, gettext_noop("Energy (not allowed in the deck)")),
+)
 
 
 def line_label(rule: str) -> str:
@@ -80,9 +89,9 @@ class DeckLine:
         f = self.facts
         parts = [
             f"Lv {f.level}" if f.level is not None else "",
-            f.faction or "",
+            game_name(f.faction) if f.faction else "",
             "CNT" if f.cnt else "",
-            "Legend" if f.legend else "",
+            gettext("Legend") if f.legend else "",
             self.number,
         ]
         return " · ".join(p for p in parts if p)

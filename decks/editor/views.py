@@ -20,6 +20,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import reswap, retarget, trigger_client_event
 
@@ -60,7 +61,9 @@ def _session_draft_state(request: HttpRequest) -> DeckEditorState:
         return deck_editor_state(draft=session_draft(request))
     except ApplicationError as exc:
         request.session.pop(SESSION_DRAFT, None)
-        messages.warning(request, f"Your draft could not be opened ({exc.message}); here is a new one.")
+        messages.warning(
+            request, _("Your draft could not be opened (%(problem)s); here is a new one.") % {"problem": exc.message}
+        )
         return deck_editor_state(draft=deck_draft_new())
 
 
@@ -252,7 +255,7 @@ def draft_save(request: HttpRequest) -> HttpResponse:
         draft = _named(request, draft)
         if not request.user.is_authenticated:
             request.session[SESSION_PENDING_SAVE] = True
-            messages.info(request, "Log in or sign up to save your deck. Your draft is kept meanwhile.")
+            messages.info(request, _("Log in or sign up to save your deck. Your draft is kept meanwhile."))
             return redirect(f"{settings.LOGIN_URL}?{urlencode({'next': reverse('decks:new-save')})}")
     elif not (request.user.is_authenticated and request.session.get(SESSION_PENDING_SAVE)):
         return redirect("decks:new")
@@ -263,7 +266,9 @@ def draft_save(request: HttpRequest) -> HttpResponse:
         return redirect("decks:new")
     request.session.pop(SESSION_DRAFT, None)
     request.session.pop(SESSION_PENDING_SAVE, None)
-    messages.success(request, f"Saved “{deck.name}”. From now on every change is saved as you make it.")
+    messages.success(
+        request, _("Saved “%(name)s”. From now on every change is saved as you make it.") % {"name": deck.name}
+    )
     return redirect("decks:edit", deck.public_id)
 
 
@@ -287,5 +292,5 @@ def draft_reset(request: HttpRequest) -> HttpResponse:
 def deck_remove(request: HttpRequest, public_id: str) -> HttpResponse:
     deck = deck_get_for_owner(public_id=public_id, user=request.user, write=True)
     deck_delete(deck=deck)
-    messages.success(request, f"Deleted “{deck.name}”.")
+    messages.success(request, _("Deleted “%(name)s”.") % {"name": deck.name})
     return redirect("decks:list")

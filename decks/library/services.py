@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from decks.models import Deck, DeckTag, Visibility
 from decks.signals import deck_changed
@@ -16,17 +17,20 @@ def deck_tag_add(*, deck: Deck, name: str) -> DeckTag:
     name = " ".join(name.split())
     max_length = DeckTag._meta.get_field("name").max_length
     if not name:
-        raise ApplicationError("A tag needs a name.", field="name")
+        raise ApplicationError(_("A tag needs a name."), field="name")
     if len(name) > max_length:
-        raise ApplicationError(f"A tag is at most {max_length} characters: '{name[:max_length]}…'.", field="name")
+        raise ApplicationError(
+            _("A tag is at most %(n)s characters: '%(name)s…'.") % {"n": max_length, "name": name[:max_length]},
+            field="name",
+        )
     with transaction.atomic():
         existing = DeckTag.objects.filter(deck=deck, name=name).first()
         if existing is not None:
             return existing
         if DeckTag.objects.filter(deck=deck).count() >= MAX_TAGS:
-            raise ApplicationError(f"A deck has at most {MAX_TAGS} tags.", field="name")
+            raise ApplicationError(_("A deck has at most %(n)s tags.") % {"n": MAX_TAGS}, field="name")
         # get_or_create: a second request adding the same tag at the same moment finds the first one's row.
-        tag, _ = DeckTag.objects.get_or_create(deck=deck, name=name)
+        tag, _created = DeckTag.objects.get_or_create(deck=deck, name=name)
     return tag
 
 

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from decks.selectors import deck_get_for_change
@@ -24,7 +25,7 @@ def deck_tag(request: HttpRequest, public_id: str) -> HttpResponse:
     deck = deck_get_for_change(public_id=public_id, user=request.user)
     form = TagForm(request.POST)
     if not form.is_valid():
-        messages.error(request, f"Tag not changed: {' '.join(form.errors.get('name', []))}")
+        messages.error(request, _("Tag not changed: %(errors)s") % {"errors": " ".join(form.errors.get("name", []))})
     elif request.POST.get("remove"):
         deck_tag_remove(deck=deck, name=form.cleaned_data["name"])
     else:
@@ -42,7 +43,9 @@ def deck_archive(request: HttpRequest, public_id: str) -> HttpResponse:
     form = ArchiveForm(request.POST)
     form.is_valid()  # a lone optional checkbox: always valid
     deck_archive_set(deck=deck, archived=form.cleaned_data["archived"])
-    messages.success(request, f"{'Archived' if deck.archived else 'Brought back'} “{deck.name}”.")
+    messages.success(
+        request, (_("Archived “%(name)s”.") if deck.archived else _("Brought back “%(name)s”.")) % {"name": deck.name}
+    )
     return back_to_page(request, deck)
 
 

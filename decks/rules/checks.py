@@ -15,8 +15,9 @@ from .types import ALL, ENERGY, NON_UNITS, UNIT, UNITS, CardFacts, Violation, in
 from .wording import Wording, gettext_noop
 
 
-def _plural(n: int, word: str, plural: str | None = None) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {plural or word + 's'}"
+def _one_or_many(n: int, one: str, many: str) -> str:
+    """The template for one thing or for several (both marked for translation by the caller)."""
+    return one if n == 1 else many
 
 
 def check_deck_size(t: Tally, r: RulesInForce) -> list[Violation]:
@@ -37,31 +38,26 @@ def check_card_type(t: Tally, r: RulesInForce) -> list[Violation]:
     energy = [n for n, card in t.cards.items() if card.type == ENERGY]
     if energy:
         energy.sort()
-        out.append(
-            Violation(
-                "card_type",
-                f"Energy cards are not put into the deck: {', '.join(energy)}.",
-                tuple(energy),
-                "card types",
-            )
-        )
+        wording = Wording(gettext_noop("Energy cards are not put into the deck: %(cards)s."), {"cards": tuple(energy)})
+        out.append(Violation.worded("card_type", wording, tuple(energy), Wording(gettext_noop("card types"))))
     not_energy = sorted({e.card.name for e in t.deck.resources if e.card.type != ENERGY})
     if not_energy:
-        out.append(
-            Violation(
-                "card_type",
-                f"Only energy cards can be resource cards: {', '.join(not_energy)}.",
-                tuple(not_energy),
-                "card types",
-            )
+        wording = Wording(
+            gettext_noop("Only energy cards can be resource cards: %(cards)s."), {"cards": tuple(not_energy)}
         )
+        out.append(Violation.worded("card_type", wording, tuple(not_energy), Wording(gettext_noop("card types"))))
     return out
 
 
 _SCOPE_WORDS = {
-    ALL: "",
-    UNITS: " among units",
-    NON_UNITS: " among cards other than units",
+    ALL: gettext_noop("The deck has %(count)s factions (%(factions)s); %(ruler)s allows at most %(limit)s."),
+    UNITS: gettext_noop(
+        "The deck has %(count)s factions among units (%(factions)s); %(ruler)s allows at most %(limit)s."
+    ),
+    NON_UNITS: gettext_noop(
+        "The deck has %(count)s factions among cards other than units (%(factions)s); "
+        "%(ruler)s allows at most %(limit)s."
+    ),
 }
 
 
@@ -83,15 +79,9 @@ def check_max_factions(t: Tally, r: RulesInForce) -> list[Violation]:
         ranked = sorted(counts, key=lambda f: (-counts[f], f))
         extra = set(ranked[limit:])
         cards = sorted(n for n, card in t.cards.items() if card.faction in extra and in_scope(card, scope))
-        out.append(
-            Violation(
-                "max_factions",
-                f"The deck has {len(counts)} factions{_SCOPE_WORDS[scope]} ({', '.join(sorted(counts))}); "
-                f"{r.ruler} allows at most {limit}.",
-                tuple(cards),
-                r.source_of("max_factions"),
-            )
-        )
+        values = {"count": len(counts), "factions": tuple(sorted(counts)), "ruler": r.ruler, "limit": limit}
+        wording = Wording(_SCOPE_WORDS[scope], values)
+        out.append(Violation.worded("max_factions", wording, tuple(cards), r.source_of("max_factions")))
     return out
 
 
@@ -101,25 +91,19 @@ def check_unit_attribute(t: Tally, r: RulesInForce) -> list[Violation]:
     chosen = t.deck.attribute
     units = sorted(n for n, card in t.cards.items() if card.type == UNIT)
     if not chosen:
-        return [
-            Violation(
-                "unit_attribute",
-                f"{r.ruler} needs a chosen unit attribute: every unit in the deck must have it.",
-                tuple(units),
-                r.source_of("unit_attribute_choice"),
-            )
-        ]
+        template = gettext_noop("%(ruler)s needs a chosen unit attribute: every unit in the deck must have it.")
+        wording = Wording(template, {"ruler": r.ruler})
+        return [Violation.worded("unit_attribute", wording, tuple(units), r.source_of("unit_attribute_choice"))]
     missing = [n for n in units if chosen not in t.cards[n].attributes]
     if not missing:
         return []
-    return [
-        Violation(
-            "unit_attribute",
-            f"{_plural(len(missing), 'unit')} without the chosen attribute {chosen}: {', '.join(missing)}.",
-            tuple(missing),
-            r.source_of("unit_attribute_choice"),
-        )
-    ]
+    template = _one_or_many(
+        len(missing),
+        gettext_noop("%(count)s unit without the chosen attribute %(attribute)s: %(cards)s."),
+        gettext_noop("%(count)s units without the chosen attribute %(attribute)s: %(cards)s."),
+    )
+    wording = Wording(template, {"count": len(missing), "attribute": chosen, "cards": tuple(missing)})
+    return [Violation.worded("unit_attribute", wording, tuple(missing), r.source_of("unit_attribute_choice"))]
 
 
 def copy_limit(card: CardFacts, r: RulesInForce) -> int:
@@ -138,14 +122,14 @@ def check_max_copies(t: Tally, r: RulesInForce) -> list[Violation]:
             continue
         limit = copy_limit(t.cards[name], r)
         if count > limit:
-            out.append(
-                Violation(
-                    "max_copies",
-                    f"{_plural(count, 'copy', 'copies')} of {name}; {r.ruler} allows at most {limit}.",
-                    (name,),
-                    r.source_of("max_copies_exceptions" if limit != r.deck.max_copies else "max_copies"),
-                )
+            template = _one_or_many(
+                count,
+                gettext_noop("%(count)s copy of %(name)s; %(ruler)s allows at most %(limit)s."),
+                gettext_noop("%(count)s copies of %(name)s; %(ruler)s allows at most %(limit)s."),
             )
+            wording = Wording(template, {"count": count, "name": name, "ruler": r.ruler, "limit": limit})
+            source = r.source_of("max_copies_exceptions" if limit != r.deck.max_copies else "max_copies")
+            out.append(Violation.worded("max_copies", wording, (name,), source))
     out.sort(key=lambda v: v.cards)
     return out
 
@@ -158,15 +142,20 @@ def check_legend_cap(t: Tally, r: RulesInForce) -> list[Violation]:
     if len(legends) <= cap:
         return []
     legends.sort()
-    allowed = f"at most {cap}" if cap else "none"
-    return [
-        Violation(
-            "legend_cap",
-            f"The deck has {_plural(len(legends), 'legendary card')} ({', '.join(legends)}); {r.ruler} allows {allowed}.",
-            tuple(legends),
-            r.source_of("legend_cap"),
+    if cap:
+        template = _one_or_many(
+            len(legends),
+            gettext_noop("The deck has %(count)s legendary card (%(cards)s); %(ruler)s allows at most %(cap)s."),
+            gettext_noop("The deck has %(count)s legendary cards (%(cards)s); %(ruler)s allows at most %(cap)s."),
         )
-    ]
+    else:
+        template = _one_or_many(
+            len(legends),
+            gettext_noop("The deck has %(count)s legendary card (%(cards)s); %(ruler)s allows none."),
+            gettext_noop("The deck has %(count)s legendary cards (%(cards)s); %(ruler)s allows none."),
+        )
+    values = {"count": len(legends), "cards": tuple(legends), "ruler": r.ruler, "cap": cap}
+    return [Violation.worded("legend_cap", Wording(template, values), tuple(legends), r.source_of("legend_cap"))]
 
 
 def check_legend_copies(t: Tally, r: RulesInForce) -> list[Violation]:
@@ -175,9 +164,18 @@ def check_legend_copies(t: Tally, r: RulesInForce) -> list[Violation]:
         return []
     over = sorted(n for n, card in t.cards.items() if card.legend and t.counts[n] > limit)
     return [
-        Violation(
+        Violation.worded(
             "legend_copies",
-            f"{_plural(t.counts[name], 'copy', 'copies')} of the legendary card {name}; {r.ruler} allows at most {limit}.",
+            Wording(
+                _one_or_many(
+                    t.counts[name],
+                    gettext_noop("%(count)s copy of the legendary card %(name)s; %(ruler)s allows at most %(limit)s."),
+                    gettext_noop(
+                        "%(count)s copies of the legendary card %(name)s; %(ruler)s allows at most %(limit)s."
+                    ),
+                ),
+                {"count": t.counts[name], "name": name, "ruler": r.ruler, "limit": limit},
+            ),
             (name,),
             r.source_of("legend_max_copies"),
         )
@@ -190,14 +188,9 @@ def check_level_cap(t: Tally, r: RulesInForce) -> list[Violation]:
     if cap is None or t.level <= cap:
         return []
     cards = sorted(n for n, card in t.cards.items() if card.level)
-    return [
-        Violation(
-            "level_cap",
-            f"Deck level {t.level} is over {r.ruler}'s cap of {cap}.",
-            tuple(cards),
-            r.source_of("level_cap"),
-        )
-    ]
+    template = gettext_noop("Deck level %(level)s is over %(ruler)s's cap of %(cap)s.")
+    wording = Wording(template, {"level": t.level, "ruler": r.ruler, "cap": cap})
+    return [Violation.worded("level_cap", wording, tuple(cards), r.source_of("level_cap"))]
 
 
 def check_cnt_cap(t: Tally, r: RulesInForce) -> list[Violation]:
@@ -205,14 +198,9 @@ def check_cnt_cap(t: Tally, r: RulesInForce) -> list[Violation]:
     if cap is None or t.cnt <= cap:
         return []
     cards = sorted(n for n, card in t.cards.items() if card.cnt)
-    return [
-        Violation(
-            "cnt_cap",
-            f"The deck has {t.cnt} CNT cards; {r.ruler}'s CNT cap is {cap}.",
-            tuple(cards),
-            r.source_of("cnt_cap"),
-        )
-    ]
+    template = gettext_noop("The deck has %(cnt)s CNT cards; %(ruler)s's CNT cap is %(cap)s.")
+    wording = Wording(template, {"cnt": t.cnt, "ruler": r.ruler, "cap": cap})
+    return [Violation.worded("cnt_cap", wording, tuple(cards), r.source_of("cnt_cap"))]
 
 
 def check_negative_level(t: Tally, r: RulesInForce) -> list[Violation]:
@@ -221,14 +209,9 @@ def check_negative_level(t: Tally, r: RulesInForce) -> list[Violation]:
     cards = sorted(n for n, card in t.cards.items() if card.level is not None and card.level < 0)
     if not cards:
         return []
-    return [
-        Violation(
-            "negative_level",
-            f"{r.ruler} cannot have cards with a negative level: {', '.join(cards)}.",
-            tuple(cards),
-            r.source_of("allow_negative_levels"),
-        )
-    ]
+    template = gettext_noop("%(ruler)s cannot have cards with a negative level: %(cards)s.")
+    wording = Wording(template, {"ruler": r.ruler, "cards": tuple(cards)})
+    return [Violation.worded("negative_level", wording, tuple(cards), r.source_of("allow_negative_levels"))]
 
 
 def in_pool(card: CardFacts, printings: set[str | None], r: RulesInForce) -> bool:
@@ -265,14 +248,9 @@ def check_card_pool(t: Tally, r: RulesInForce) -> list[Violation]:
     outside = sorted(n for n, card in t.cards.items() if not in_pool(card, t.printings[n], r))
     if not outside:
         return []
-    return [
-        Violation(
-            "card_pool",
-            f"{r.ruler} can only use {pool.describe()}; not in the pool: {', '.join(outside)}.",
-            tuple(outside),
-            r.source_of("card_pool"),
-        )
-    ]
+    template = gettext_noop("%(ruler)s can only use %(pool)s; not in the pool: %(cards)s.")
+    wording = Wording(template, {"ruler": r.ruler, "pool": pool.describe(), "cards": tuple(outside)})
+    return [Violation.worded("card_pool", wording, tuple(outside), r.source_of("card_pool"))]
 
 
 def check_faction_quota(t: Tally, r: RulesInForce) -> list[Violation]:
@@ -280,9 +258,14 @@ def check_faction_quota(t: Tally, r: RulesInForce) -> list[Violation]:
     if quota is None:
         return []
     return [
-        Violation(
+        Violation.worded(
             "faction_quota",
-            f"{count} cards from {faction}; {r.ruler} allows at most {quota} cards from each faction.",
+            Wording(
+                gettext_noop(
+                    "%(count)s cards from %(faction)s; %(ruler)s allows at most %(quota)s cards from each faction."
+                ),
+                {"count": count, "faction": faction, "ruler": r.ruler, "quota": quota},
+            ),
             tuple(sorted(n for n, card in t.cards.items() if card.faction == faction)),
             r.source_of("faction_quota"),
         )
@@ -296,12 +279,14 @@ def check_banned_card(t: Tally, r: RulesInForce) -> list[Violation]:
         return []
     own = r.own_deck.banned_cards if r.own_deck else frozenset()
     return [
-        Violation(
+        Violation.worded(
             "banned_card",
-            f"{name} cannot be in the deck.",
+            Wording(gettext_noop("%(name)s cannot be in the deck."), {"name": name}),
             (name,),
             # A ban the geas added is best explained by naming the geas alone.
-            f"banned by {r.geas}" if r.geas and name not in own else f"{r.ruler}'s rule",
+            Wording(gettext_noop("banned by %(geas)s"), {"geas": r.geas})
+            if r.geas and name not in own
+            else Wording(gettext_noop("%(ruler)s's rule"), {"ruler": r.ruler}),
         )
         for name in sorted(r.deck.banned_cards.intersection(t.cards))
     ]
@@ -313,7 +298,14 @@ def check_resource_cards(t: Tally, r: RulesInForce) -> list[Violation]:
         return []
     names = tuple(sorted({e.card.name for e in t.deck.resources}))
     if want == 0:
-        message = f"{r.ruler} prepares no resource cards; remove the {_plural(t.resources, 'resource card')}."
+        template = _one_or_many(
+            t.resources,
+            gettext_noop("%(ruler)s prepares no resource cards; remove the %(count)s resource card."),
+            gettext_noop("%(ruler)s prepares no resource cards; remove the %(count)s resource cards."),
+        )
     else:
-        message = f"{r.ruler} prepares exactly {want} resource cards besides the deck; there are {t.resources}."
-    return [Violation("resource_cards", message, names, r.source_of("resource_cards"))]
+        template = gettext_noop(
+            "%(ruler)s prepares exactly %(want)s resource cards besides the deck; there are %(count)s."
+        )
+    wording = Wording(template, {"ruler": r.ruler, "want": want, "count": t.resources})
+    return [Violation.worded("resource_cards", wording, names, r.source_of("resource_cards"))]

@@ -38,6 +38,7 @@ from typing import Any
 from .games import GameDefinition
 from .ruleset import RulesDataError
 from .types import UNIT, CardFacts, DeckSnapshot
+from .wording import Wording, gettext_noop
 
 TURNS = 6
 
@@ -69,31 +70,36 @@ class DrawPattern:
 
     def summary(self) -> str:
         """The pattern in a few words: "sees 4 at setup, then 2 a turn"."""
-        words = f"sees {self.setup.seen} at setup, then {self.turn.seen} a turn"
+        values = {"setup": self.setup.seen, "turn": self.turn.seen, "first": self.first_turn.seen}
         if self.first_turn.seen != self.turn.seen:
-            words += f" ({self.first_turn.seen} on the game's first turn)"
-        return words
+            return Wording(
+                gettext_noop("sees %(setup)s at setup, then %(turn)s a turn (%(first)s on the game's first turn)"),
+                values,
+            )
+        return Wording(gettext_noop("sees %(setup)s at setup, then %(turn)s a turn"), values)
 
     def describe(self) -> list[str]:
         """The pattern in words, for the odds panel's help."""
-        lines = [f"Setup: sees {_cards(self.setup.seen)}."]
+        lines: list[str] = [Wording(gettext_noop("Setup: sees %(cards)s."), {"cards": _cards(self.setup.seen)})]
         if self.setup.hidden:
-            lines = [f"Setup: puts {_cards(self.setup.hidden)} aside unseen, then sees {_cards(self.setup.seen)}."]
-        lines.append("Each of your turns: " + _take_words(self.turn) + ".")
+            template = gettext_noop("Setup: puts %(hidden)s aside unseen, then sees %(cards)s.")
+            lines = [Wording(template, {"hidden": _cards(self.setup.hidden), "cards": _cards(self.setup.seen)})]
+        lines.append(Wording(gettext_noop("Each of your turns: %(take)s."), {"take": _take_words(self.turn)}))
         if self.first_turn_differs:
-            lines.append("The game's first turn (only when going first): " + _take_words(self.first_turn) + " instead.")
+            template = gettext_noop("The game's first turn (only when going first): %(take)s instead.")
+            lines.append(Wording(template, {"take": _take_words(self.first_turn)}))
         return lines
 
 
 def _cards(n: int) -> str:
-    return f"{n} card" if n == 1 else f"{n} cards"
+    return Wording(gettext_noop("1 card") if n == 1 else gettext_noop("%(n)s cards"), {"n": n})
 
 
 def _take_words(take: Take) -> str:
-    words = f"sees {_cards(take.seen)}"
     if take.hidden:
-        words = f"puts {_cards(take.hidden)} face down into the resource zone unseen, then " + words
-    return words
+        template = gettext_noop("puts %(hidden)s face down into the resource zone unseen, then sees %(seen)s")
+        return Wording(template, {"hidden": _cards(take.hidden), "seen": _cards(take.seen)})
+    return Wording(gettext_noop("sees %(seen)s"), {"seen": _cards(take.seen)})
 
 
 def _count(data: Mapping[str, Any], key: str, path: str) -> int:
@@ -258,24 +264,31 @@ def deck_groups(deck: DeckSnapshot) -> list[CardGroup]:
         facts[entry.card.name] = entry.card
     cards = list(facts.values())
     groups = [
-        _group("cnt", "CNT cards", copies, (c.name for c in cards if c.cnt)),
-        _group("legend", "Legendary cards", copies, (c.name for c in cards if c.legend)),
+        _group("cnt", gettext_noop("CNT cards"), copies, (c.name for c in cards if c.cnt)),
+        _group("legend", gettext_noop("Legendary cards"), copies, (c.name for c in cards if c.legend)),
     ]
     unit_levels = sorted({c.level for c in cards if c.type == UNIT and c.level is not None})
     for level in unit_levels:
         groups.append(
             _group(
                 f"units-level-{level}",
-                f"Units of level {level} or less",
+                Wording(gettext_noop("Units of level %(level)s or less"), {"level": level}),
                 copies,
                 (c.name for c in cards if c.type == UNIT and c.level is not None and c.level <= level),
             )
         )
     for faction in sorted({c.faction for c in cards if c.faction}):
         groups.append(
-            _group(f"faction:{faction}", f"{faction} cards", copies, (c.name for c in cards if c.faction == faction))
+            _group(
+                f"faction:{faction}",
+                Wording(gettext_noop("%(faction)s cards"), {"faction": faction}),
+                copies,
+                (c.name for c in cards if c.faction == faction),
+            )
         )
-    groups.extend(_group(f"card:{name}", name, copies, (name,)) for name in sorted(copies))
+    groups.extend(
+        _group(f"card:{name}", Wording("%(name)s", {"name": name}), copies, (name,)) for name in sorted(copies)
+    )
     return [g for g in groups if g.count]
 
 
@@ -339,7 +352,7 @@ def picked_group(deck: DeckSnapshot, names: Sequence[str]) -> CardGroup:
     for entry in deck.main:
         copies[entry.card.name] = copies.get(entry.card.name, 0) + entry.count
     chosen = [n for n in names if n in copies]
-    label = " or ".join(sorted(set(chosen))) if chosen else "No cards picked"
+    label = " or ".join(sorted(set(chosen))) if chosen else Wording(gettext_noop("No cards picked"))
     return _group(PICKED, label, copies, chosen)
 
 

@@ -12,6 +12,7 @@ from .checks import in_pool
 from .ruleset import RulesInForce
 from .tally import Tally
 from .types import ALL, NON_UNITS, UNIT, UNITS, in_scope
+from .wording import Wording, gettext_noop
 
 OK = "ok"
 UNDER = "under"
@@ -49,7 +50,9 @@ class Meter:
 
     @property
     def text(self) -> str:
-        return f"{self.value} / unlimited" if self.limit is None else f"{self.value}/{self.limit}"
+        if self.limit is None:
+            return Wording(gettext_noop("%(value)s / unlimited"), {"value": self.value})
+        return f"{self.value}/{self.limit}"
 
     @property
     def percent(self) -> int:
@@ -63,22 +66,27 @@ class Meter:
 
 
 _SCOPE_LABELS = {
-    ALL: "Factions",
-    UNITS: "Factions among units",
-    NON_UNITS: "Factions among non-units",
+    ALL: gettext_noop("Factions"),
+    UNITS: gettext_noop("Factions among units"),
+    NON_UNITS: gettext_noop("Factions among non-units"),
 }
 
 
+def _names(key: str, names: list[str]) -> str:
+    """A meter's list of names, kept as a Wording so the names can be shown in the player's language."""
+    return Wording(f"%({key})s", {key: tuple(names)}) if names else ""
+
+
 def meter_deck_size(t: Tally, r: RulesInForce) -> list[Meter]:
-    return [Meter("size", "Deck size", t.size, r.deck.deck_size, exact=True)]
+    return [Meter("size", gettext_noop("Deck size"), t.size, r.deck.deck_size, exact=True)]
 
 
 def meter_level_cap(t: Tally, r: RulesInForce) -> list[Meter]:
-    return [Meter("level", "Level total", t.level, r.deck.level_cap)]
+    return [Meter("level", gettext_noop("Level total"), t.level, r.deck.level_cap)]
 
 
 def meter_cnt_cap(t: Tally, r: RulesInForce) -> list[Meter]:
-    return [Meter("cnt", "CNT cards", t.cnt, r.deck.cnt_cap)]
+    return [Meter("cnt", gettext_noop("CNT cards"), t.cnt, r.deck.cnt_cap)]
 
 
 def meter_max_factions(t: Tally, r: RulesInForce) -> list[Meter]:
@@ -86,7 +94,7 @@ def meter_max_factions(t: Tally, r: RulesInForce) -> list[Meter]:
     for scope, limit in r.deck.max_factions.items():
         names = sorted({c.faction for c in t.cards.values() if c.faction is not None and in_scope(c, scope)})
         key = "factions" if scope == ALL else f"factions_{scope}"
-        meters.append(Meter(key, _SCOPE_LABELS[scope], len(names), limit, detail=", ".join(names)))
+        meters.append(Meter(key, _SCOPE_LABELS[scope], len(names), limit, detail=_names("factions", names)))
     return meters
 
 
@@ -96,19 +104,27 @@ def meter_unit_attribute(t: Tally, r: RulesInForce) -> list[Meter]:
     units = sum(t.counts[n] for n, card in t.cards.items() if card.type == UNIT)
     chosen = t.deck.attribute
     having = sum(t.counts[n] for n, c in t.cards.items() if c.type == UNIT and chosen in c.attributes)
-    label = f"Units with {chosen}" if chosen else "Units with the chosen attribute (none chosen)"
+    label = (
+        Wording(gettext_noop("Units with %(attribute)s"), {"attribute": chosen})
+        if chosen
+        else Wording(gettext_noop("Units with the chosen attribute (none chosen)"))
+    )
     return [Meter("attribute", label, having if chosen else 0, units, exact=True)]
 
 
 def meter_legend_cap(t: Tally, r: RulesInForce) -> list[Meter]:
     legends = sorted(n for n, card in t.cards.items() if card.legend)
-    return [Meter("legends", "Legendary cards", len(legends), r.deck.legend_cap, detail=", ".join(legends))]
+    return [
+        Meter(
+            "legends", gettext_noop("Legendary cards"), len(legends), r.deck.legend_cap, detail=_names("cards", legends)
+        )
+    ]
 
 
 def meter_resource_cards(t: Tally, r: RulesInForce) -> list[Meter]:
     if not (r.deck.resource_cards or t.resources):
         return []
-    return [Meter("resources", "Resource cards", t.resources, r.deck.resource_cards, exact=True)]
+    return [Meter("resources", gettext_noop("Resource cards"), t.resources, r.deck.resource_cards, exact=True)]
 
 
 def meter_faction_quota(t: Tally, r: RulesInForce) -> list[Meter]:
@@ -116,8 +132,11 @@ def meter_faction_quota(t: Tally, r: RulesInForce) -> list[Meter]:
     if quota is None:
         return []
     if not t.faction_counts:
-        return [Meter("quota", "Cards per faction", 0, quota)]
-    return [Meter(f"quota:{faction}", f"{faction} cards", n, quota) for faction, n in sorted(t.faction_counts.items())]
+        return [Meter("quota", gettext_noop("Cards per faction"), 0, quota)]
+    return [
+        Meter(f"quota:{faction}", Wording(gettext_noop("%(faction)s cards"), {"faction": faction}), n, quota)
+        for faction, n in sorted(t.faction_counts.items())
+    ]
 
 
 def meter_card_pool(t: Tally, r: RulesInForce) -> list[Meter]:
@@ -125,4 +144,12 @@ def meter_card_pool(t: Tally, r: RulesInForce) -> list[Meter]:
     if pool is None:
         return []
     outside = sorted(n for n, card in t.cards.items() if not in_pool(card, t.printings[n], r))
-    return [Meter("pool", "Cards outside the pool", len(outside), 0, detail=", ".join(outside) or pool.describe())]
+    return [
+        Meter(
+            "pool",
+            gettext_noop("Cards outside the pool"),
+            len(outside),
+            0,
+            detail=_names("cards", outside) or pool.describe(),
+        )
+    ]

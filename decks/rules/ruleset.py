@@ -15,6 +15,7 @@ from datetime import date
 from typing import Any, TypeVar
 
 from .types import FACTION_SCOPES
+from .wording import Wording, gettext_noop
 
 
 class RulesDataError(ValueError):
@@ -36,18 +37,26 @@ class CardPool:
     same_name: bool = False
 
     def describe(self) -> str:
-        parts = []
+        parts: list[Wording] = []
         if self.factions:
-            parts.append("the " + " or ".join(sorted(self.factions)) + " faction")
+            parts.append(
+                Wording(gettext_noop("the %(factions)s faction"), {"factions": " or ".join(sorted(self.factions))})
+            )
         if self.attributes:
-            parts.append("the " + " or ".join(sorted(self.attributes)) + " attribute")
+            attributes = " or ".join(sorted(self.attributes))
+            parts.append(Wording(gettext_noop("the %(attributes)s attribute"), {"attributes": attributes}))
         if self.collector_number_prefixes:
             prefixes = " or ".join(f'"{p}"' for p in self.collector_number_prefixes)
-            text = f"a collector number starting with {prefixes}"
-            if self.same_name:
-                text += " (or the same name as such a card)"
-            parts.append(text)
-        return "cards with " + ", or ".join(parts) if parts else "no cards"
+            template = (
+                gettext_noop("a collector number starting with %(prefixes)s (or the same name as such a card)")
+                if self.same_name
+                else gettext_noop("a collector number starting with %(prefixes)s")
+            )
+            parts.append(Wording(template, {"prefixes": prefixes}))
+        if not parts:
+            return Wording(gettext_noop("no cards"))
+        # Up to three parts, each a template of its own so a translation can join them its way.
+        return Wording(_POOL_PARTS[len(parts)], dict(zip(("a", "b", "c"), parts, strict=False)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,19 +95,28 @@ class RulesInForce:
             from .registry import field_label
 
             own = getattr(self.own_deck, name)
-            return f"set by {self.geas}; {self.ruler}'s own {field_label(name)} is {_show(own)}"
-        return f"{self.ruler}'s rule"
+            template = gettext_noop("set by %(geas)s; %(ruler)s's own %(field)s is %(value)s")
+            values = {"geas": self.geas, "ruler": self.ruler, "field": Wording(field_label(name)), "value": _show(own)}
+            return Wording(template, values)
+        return Wording(gettext_noop("%(ruler)s's rule"), {"ruler": self.ruler})
+
+
+_POOL_PARTS = {
+    1: gettext_noop("cards with %(a)s"),
+    2: gettext_noop("cards with %(a)s, or %(b)s"),
+    3: gettext_noop("cards with %(a)s, or %(b)s, or %(c)s"),
+}
 
 
 def _show(value: object) -> str:
     if value is None:
-        return "unlimited"
+        return Wording(gettext_noop("unlimited"))
     if isinstance(value, Mapping):
         if set(value) == {"all"}:
             return _show(value["all"])
         return ", ".join(f"{_show(v)} for {k.replace('_', '-')}" for k, v in value.items())
     if isinstance(value, frozenset):
-        return ", ".join(sorted(value)) or "empty"
+        return ", ".join(sorted(value)) or Wording(gettext_noop("empty"))
     return str(value)
 
 

@@ -103,8 +103,10 @@ class Violation:
 
     @classmethod
     def worded(cls, rule: str, wording: Wording, cards: tuple[str, ...] = (), source: str = "") -> Violation:
-        """A violation whose message is `wording` (template plus values), in English."""
-        return cls(rule, str(wording), cards, source, wording)
+        """A violation whose message is `wording` (template plus values; its str is the English text).
+
+        `source` may be a Wording too (ruleset.source_of gives one), to be worded like the message."""
+        return cls(rule, wording, cards, source, wording)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,14 +13,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from decks.rules.wording import Wording, gettext_noop
+
 CARD_SECTIONS = ("main", "resources")
 _FIELDS = (
-    ("name", "Name"),
-    ("ruler", "Ruler"),
-    ("geas", "Geas"),
-    ("attribute", "Attribute"),
-    ("rules_date", "Rules date"),
-    ("description", "Description"),
+    ("name", gettext_noop("Name")),
+    ("ruler", gettext_noop("Ruler")),
+    ("geas", gettext_noop("Geas")),
+    ("attribute", gettext_noop("Attribute")),
+    ("rules_date", gettext_noop("Rules date")),
+    ("description", gettext_noop("Description")),
 )
 MINUS = "\u2212"  # a real minus sign reads better than a hyphen in "−1 Sky Lancer"
 
@@ -40,9 +42,10 @@ class CardDelta:
 
     @property
     def text(self) -> str:
-        sign = "+" if self.delta > 0 else MINUS
-        where = " (resources)" if self.section == "resources" else ""
-        return f"{sign}{abs(self.delta)} {self.name}{where}"
+        values = {"sign": "+" if self.delta > 0 else MINUS, "n": abs(self.delta), "name": self.name}
+        if self.section == "resources":
+            return Wording(gettext_noop("%(sign)s%(n)s %(name)s (resources)"), values)
+        return Wording(gettext_noop("%(sign)s%(n)s %(name)s"), values)
 
 
 @dataclass(frozen=True)
@@ -57,10 +60,15 @@ class FieldChange:
     @property
     def text(self) -> str:
         if self.field == "description":
-            return "Description changed"
+            return Wording(gettext_noop("Description changed"))
         if self.field == "rules_date":
-            return f"Rules date: {self.before or 'today'} → {self.after or 'today'}"
-        return f"{self.label}: {self.before or 'none'} → {self.after or 'none'}"
+            today = Wording(gettext_noop("today"))
+            values = {"before": self.before or today, "after": self.after or today}
+            return Wording(gettext_noop("Rules date: %(before)s → %(after)s"), values)
+        none = Wording(gettext_noop("none"))
+        # The label is a Wording too, so it is shown in the player's language.
+        values = {"field": Wording(self.label), "before": self.before or none, "after": self.after or none}
+        return Wording(gettext_noop("%(field)s: %(before)s → %(after)s"), values)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,8 @@ from typing import Any
 
 from django.db.models import Max, Min, Q
 from django.http import Http404
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from cards.models import Geas, Ruler
 from decks.drafts import deck_draft_of
@@ -16,6 +18,7 @@ from decks.editor.state import DeckEditorState, deck_editor_state
 from decks.models import Deck, DeckDraft, DeckVersion
 from decks.selectors import deck_card_names, deck_get_for_viewer, deck_is_owned_by, deck_is_readable_by
 from decks.sharing.history import CARD_SECTIONS, Changelog, deck_changelog
+from decks.wording import game_name
 from gatesite.errors import ApplicationError
 
 
@@ -116,16 +119,22 @@ class DeckPage:
     @property
     def summary(self) -> str:
         """One line for link previews: ruler (and geas, attribute) and the verdict with its rules date."""
+        # In the request's language (Open Graph previews too), names as the player reads them.
         if self.state is None:
-            return f"{self.deck.ruler.name} deck · cannot be judged: {self.problem}"
+            values = {"ruler": game_name(self.deck.ruler.name), "problem": self.problem}
+            return _("%(ruler)s deck · cannot be judged: %(problem)s") % values
         choice = self.state.choice
-        rules = choice.ruler.name + (f" with {choice.geas.name}" if choice.geas else "")
+        rules = game_name(choice.ruler.name)
+        if choice.geas:
+            rules = _("%(ruler)s with %(geas)s") % {"ruler": rules, "geas": choice.geas.name}
         if self.state.draft.attribute:
             rules += f" ({self.state.draft.attribute})"
         report = self.state.report
         count = len(report.violations)
-        verdict = "Legal" if report.legal else f"Not legal ({count} problem{'s' if count != 1 else ''})"
-        return f"{rules} · {self.state.main_count} cards · {verdict} under the rules of {choice.on:%Y-%m-%d}"
+        problems = ngettext("Not legal (%(n)s problem)", "Not legal (%(n)s problems)", count) % {"n": count}
+        verdict = _("Legal") if report.legal else problems
+        values = {"rules": rules, "n": self.state.main_count, "verdict": verdict, "on": f"{choice.on:%Y-%m-%d}"}
+        return _("%(rules)s · %(n)s cards · %(verdict)s under the rules of %(on)s") % values
 
 
 def deck_page_get(*, public_id: str, user: Any, version: int | None = None, today: date | None = None) -> DeckPage:

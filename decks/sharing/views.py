@@ -7,6 +7,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from decks.selectors import deck_get_for_change, deck_get_for_viewer
@@ -49,9 +50,13 @@ def deck_visibility(request: HttpRequest, public_id: str) -> HttpResponse:
     form = VisibilityForm(request.POST)
     if form.is_valid():
         deck_visibility_set(deck=deck, visibility=form.cleaned_data["visibility"])
-        messages.success(request, f"“{deck.name}” is now {deck.get_visibility_display().lower()}.")
+        messages.success(
+            request,
+            _("“%(name)s” is now %(visibility)s.")
+            % {"name": deck.name, "visibility": deck.get_visibility_display().lower()},
+        )
     else:
-        messages.error(request, "Visibility not changed: choose private, unlisted or public.")
+        messages.error(request, _("Visibility not changed: choose private, unlisted or public."))
     return back_to_page(request, deck)
 
 
@@ -62,9 +67,13 @@ def deck_copy_view(request: HttpRequest, public_id: str) -> HttpResponse:
     try:
         copy = deck_copy(source=source, owner=request.user)
     except ApplicationError as exc:
-        messages.error(request, f"Could not copy “{source.name}”: {exc.message}")
+        messages.error(
+            request, _("Could not copy “%(name)s”: %(problem)s") % {"name": source.name, "problem": exc.message}
+        )
         return redirect("deckpages:page", source.public_id)
-    messages.success(request, f"Copied to your decks as “{copy.name}” (private until you share it).")
+    messages.success(
+        request, _("Copied to your decks as “%(name)s” (private until you share it).") % {"name": copy.name}
+    )
     return redirect("decks:edit", copy.public_id)
 
 
@@ -75,15 +84,13 @@ def deck_version_name_view(request: HttpRequest, public_id: str, version: int) -
     deck = deck_get_for_change(public_id=public_id, user=request.user)
     form = VersionNameForm(request.POST)
     if not form.is_valid():
-        messages.error(request, f"Version {version} not named: {form.errors['name'][0]}")
+        messages.error(request, _("Version %(n)s not named: %(why)s") % {"n": version, "why": form.errors["name"][0]})
         return back_to_page(request, deck)
     try:
         named = deck_version_name(deck=deck, version=version, name=form.cleaned_data["name"])
     except ApplicationError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(
-            request,
-            f"Version {version} is named “{named.name}”." if named.name else f"Version {version} has no name now.",
-        )
+        said = _("Version %(n)s is named “%(name)s”.") if named.name else _("Version %(n)s has no name now.")
+        messages.success(request, said % {"n": version, "name": named.name})
     return back_to_page(request, deck)

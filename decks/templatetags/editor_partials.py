@@ -15,6 +15,7 @@ from typing import Any
 
 from django import template
 from django.utils.safestring import SafeString
+from django.utils.translation import get_language
 
 register = template.Library()
 
@@ -32,7 +33,8 @@ def _key(value: Any) -> Hashable:
 def partial_memo(context: template.Context, name: str, **values: Any) -> SafeString:
     page = context.template
     partial = page.engine.get_template(f"{page.origin.template_name}#{name}")
-    key = (partial, tuple((k, _key(v)) for k, v in values.items()))
+    # The language too: the same row reads differently in English and in Japanese.
+    key = (partial, get_language(), tuple((k, _key(v)) for k, v in values.items()))
     html = _rows.get(key)
     if html is None:
         html = partial.render(template.Context(values, autoescape=context.autoescape))

@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from .models import ApiToken
+from .models import ApiToken, PlayerProfile
 
 
 @admin.register(ApiToken)
@@ -24,3 +24,14 @@ class ApiTokenAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+@admin.register(PlayerProfile)
+class PlayerProfileAdmin(admin.ModelAdmin):
+    """The interface language each player chose (the header's switch); editable, for support."""
+
+    list_display = ["user", "language"]
+    list_select_related = ["user"]
+    list_filter = ["language"]
+    search_fields = ["user__username"]
+    raw_id_fields = ["user"]

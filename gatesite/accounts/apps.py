@@ -10,3 +10,7 @@ class AccountsConfig(AppConfig):
     label = "accounts"
     verbose_name = "Accounts"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # Connects the sign-in receiver that applies a player's stored language.
+        from . import language  # noqa: F401

@@ -36,3 +36,17 @@ class ApiToken(models.Model):
     @property
     def expired(self) -> bool:
         return self.expires_at <= timezone.now()
+
+
+class PlayerProfile(models.Model):
+    """What a player chose for the site itself: for now the interface language, applied on sign-in."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player_profile")
+    # One of settings.LANGUAGES; empty: the player never chose, the browser's language decides.
+    language = models.CharField(max_length=10, blank=True, default="")
+
+    class Meta:
+        verbose_name = "player profile"
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.language or 'browser language'})"

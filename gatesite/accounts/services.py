@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from .models import ApiToken, api_token_digest
+from .models import ApiToken, PlayerProfile, api_token_digest
 
 
 @transaction.atomic
@@ -37,3 +37,10 @@ def api_tokens_revoke(*, user: Any, token: ApiToken | None = None) -> int:
         tokens = tokens.filter(pk=token.pk)
     deleted, _ = tokens.delete()
     return deleted
+
+
+def player_language_set(*, user: Any, language: str) -> None:
+    """Remember the interface language a signed-in player chose (one of settings.LANGUAGES)."""
+    if language not in dict(settings.LANGUAGES):
+        raise ValueError(f"language {language!r} is not one of settings.LANGUAGES")
+    PlayerProfile.objects.update_or_create(user=user, defaults={"language": language})

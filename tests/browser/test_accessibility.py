@@ -87,7 +87,8 @@ def _audit(page: Any, pages: list[tuple[str, str]], width: str, found: list[str]
     folder.mkdir(parents=True, exist_ok=True)
     for name, url in pages:
         response = page.goto(url)
-        assert response is not None and response.ok, f"{name}: {url} answered {response and response.status}"
+        assert response is not None, f"{name}: {url} gave no answer"
+        assert response.ok, f"{name}: {url} answered {response.status}"
         page.wait_for_load_state("networkidle")
         page.screenshot(path=folder / f"{name}-{width}.png", full_page=True)
         page.add_script_tag(path=str(AXE))

@@ -37,6 +37,7 @@ RULER_KEYS = [
     "setup",
     "start_of_turn",
     "abilities",
+    "abilities_ja",
 ]
 DECK_CONSTRUCTION_KEYS = [
     "text",

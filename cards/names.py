@@ -1,0 +1,43 @@
+"""The game's names in Japanese, where the catalog has them: rulers, factions, cards.
+
+Rule messages name rulers, factions and cards in English (the engine's words); shown in
+Japanese, each name is looked up here and left in English when no source gives a Japanese
+one (never a blank). Read once per catalog token (cards.catalog), only when Japanese is asked for.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from django.utils.translation import get_language
+
+from .catalog import catalog_token
+from .models import Card, Faction, Ruler
+
+_lock = threading.Lock()
+_remembered: tuple[str, dict[str, str]] | None = None
+
+
+def japanese_names() -> dict[str, str]:
+    """English name -> Japanese name, for every ruler, faction and card that has one."""
+    global _remembered
+    token = catalog_token()
+    remembered = _remembered
+    if remembered is not None and remembered[0] == token:
+        return remembered[1]
+    names: dict[str, str] = {}
+    for model in (Card, Faction, Ruler):
+        names.update(model.objects.exclude(name_ja="").order_by().values_list("name", "name_ja"))
+    with _lock:
+        _remembered = (token, names)
+    return names
+
+
+def japanese_name(name: str) -> str:
+    """The Japanese name of a ruler, faction or card, or the English name when none is known."""
+    return japanese_names().get(name) or name
+
+
+def localized_name(name: str) -> str:
+    """A ruler's, faction's or card's name in the active language (English when no translation exists)."""
+    return japanese_name(name) if (get_language() or "").split("-")[0] == "ja" else name
