@@ -9,7 +9,7 @@ from typing import Any
 from cards.models import Card
 from cards.selectors import card_facts
 from decks.drafts import MAX_ALSO, card_facts_by_number
-from decks.rules.hints import addition_blockers, natural_section
+from decks.rules.hints import Additions, natural_section
 from decks.rules.ruleset import RulesInForce
 from decks.rules.types import CardFacts
 
@@ -137,13 +137,14 @@ def deck_card_browser(
     """One page of card search results, each with its add-ability hints against the deck.
 
     `filters` are card_search's (faction, type, level_min, level_max, attribute, cnt, legend,
-    set_code). The hints judge the deck once and each result once more (~30 µs each).
+    set_code). The hints count the deck once and test each result against that count.
     """
     from cards.selectors import card_search
 
     result = card_search(query=query, limit=limit, offset=offset, **filters)
     in_main = {e.card.name: e.printing for e in state.judgement.deck.main}
     over = _over_limit(state)
+    additions = _additions(state)
     rows = []
     for card in result.cards:
         facts = card_facts(card)
@@ -154,7 +155,7 @@ def deck_card_browser(
             BrowserRow(
                 number=number,
                 in_deck=state.copies.get(facts.name, 0),
-                blockers=_blockers(state, facts, number),
+                blockers=additions.blockers(facts, number),
                 over_limit=facts.name in over,
                 card=card,
                 facts=facts,
@@ -170,26 +171,28 @@ def _over_limit(state: DeckEditorState) -> set[str]:
     return {name for v in state.report.violations if v.rule == "max_copies" for name in v.cards}
 
 
-def _blockers(state: DeckEditorState, facts: CardFacts, number: str) -> list[str]:
-    return addition_blockers(state.judgement.deck, state.rules, facts, number, report=state.report)
+def _additions(state: DeckEditorState) -> Additions:
+    """The deck counted once, each shown card then tested against that count (decks.rules.hints)."""
+    return Additions.of(state.judgement.deck, state.rules, state.report)
 
 
 def deck_card_hints(*, state: DeckEditorState, numbers: Sequence[str]) -> list[CardHint]:
     """Fresh add-ability hints for printings the browser shows (after a change to the deck).
 
     Cheaper than searching again: the printings' facts in one flat query (none when the state
-    was made with them, deck_editor_state(also=...)), then one judgement per card. Unknown
-    numbers are skipped; at most MAX_ALSO are judged.
+    was made with them, deck_editor_state(also=...)), then each card tested against the deck counted once. Unknown
+    numbers are skipped; at most MAX_ALSO are tested.
     """
     numbers = list(dict.fromkeys(numbers))[:MAX_ALSO]
     known = state.judgement.facts
     facts = {**card_facts_by_number(n for n in numbers if n not in known), **known}
     over = _over_limit(state)
+    additions = _additions(state)
     return [
         CardHint(
             number,
             state.copies.get(facts[number].name, 0),
-            _blockers(state, facts[number], number),
+            additions.blockers(facts[number], number),
             over_limit=facts[number].name in over,
         )
         for number in numbers
