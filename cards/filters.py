@@ -3,7 +3,7 @@ from __future__ import annotations
 import django_filters
 from django import forms
 
-from gatesite.filters import StrictBooleanFilter
+from gatesite.filters import StrictBooleanFilter, StrictChoiceFilter
 
 from .models import Card, CardType
 
@@ -18,7 +18,7 @@ class CardFilter(django_filters.FilterSet):
     """Filters of GET /api/v1/cards/: ?faction=volnar&type=unit&level_min=0&level_max=2&attribute=Dragon&cnt=true&legend=false&set=GB01."""
 
     faction = django_filters.CharFilter(method="filter_faction", help_text="Faction slug or name.")
-    type = django_filters.ChoiceFilter(choices=CardType.choices)
+    type = StrictChoiceFilter(choices=CardType.choices)
     level = _IntegerFilter()
     level_min = _IntegerFilter(field_name="level", lookup_expr="gte")
     level_max = _IntegerFilter(field_name="level", lookup_expr="lte")
