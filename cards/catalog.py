@@ -26,7 +26,8 @@ import select
 import threading
 import uuid
 import weakref
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Hashable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.conf import settings
 from django.core.signals import request_finished, request_started
@@ -56,7 +57,11 @@ CATALOG_MODELS = (Attribute, Card, CardSet, Faction, Geas, GeasRevision, Printin
 # (a bound on memory whatever clients ask for).
 MAX_REMEMBERED = 100_000
 
+# Derived values remembered per catalog version (a few per API page and date clients ask about).
+MAX_DERIVED = 10_000
+
 _ROW = 1
+T = TypeVar("T")
 _local = threading.local()
 
 
@@ -194,6 +199,8 @@ class CatalogMemory:
         # Slug -> the revisions (data deferred) with their ruler or geas, oldest first.
         self.ruler_revisions: dict[str, tuple[RulerRevision, ...]] = {}
         self.geas_revisions: dict[str, tuple[GeasRevision, ...]] = {}
+        # Values worked out from the catalog (catalog_remembered): immutable, a few per key.
+        self.derived: dict[Hashable, Any] = {}
 
     def full(self) -> bool:
         return len(self.facts) + len(self.number_of_name) > MAX_REMEMBERED
@@ -210,6 +217,20 @@ def catalog_memory() -> CatalogMemory:
     if memory is None or memory.token != token or memory.full():
         memory = _memory = CatalogMemory(token)
     return memory
+
+
+def catalog_remembered(key: Hashable, compute: Callable[[], T]) -> T:
+    """`compute()` worked out once per catalog version in this process (it must read only the catalog
+    and return an immutable value): the catalog API's answers, the rulers whose first turn differs."""
+    memory = catalog_memory()
+    try:
+        return memory.derived[key]  # type: ignore[no-any-return]
+    except KeyError:
+        pass
+    value = compute()
+    if len(memory.derived) < MAX_DERIVED:
+        memory.derived[key] = value
+    return value
 
 
 # --- keeping the token in step with writes -------------------------------------------------

@@ -312,7 +312,7 @@ def test_a_phone_shows_one_pane_at_a_time_and_the_odds_follow_the_deck(
     page.locator("#draw-odds").scroll_into_view_if_needed()
     page.screenshot(path=SCREENSHOTS / "phone-deck-pane-odds.png")
 
-    # A removal on the deck pane: the odds are asked again and follow (4 of a 4-card deck).
+    # A removal on the deck pane: the odds follow in the same answer (4 of a 4-card deck).
     line.get_by_role("button", name="Remove one").click()
     expect(tab_count).to_have_text("4/50")
     expect(odds.get_by_test_id("odds-summary")).to_contain_text("4 of the 4 cards")
