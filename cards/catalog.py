@@ -60,6 +60,9 @@ MAX_REMEMBERED = 100_000
 # Derived values remembered per catalog version (a few per API page and date clients ask about).
 MAX_DERIVED = 10_000
 
+# The rendered API answers each process keeps per catalog version (the whole card list is ~10 MB).
+MAX_ANSWER_BYTES = 64 * 1024 * 1024
+
 _ROW = 1
 T = TypeVar("T")
 _local = threading.local()
@@ -201,6 +204,9 @@ class CatalogMemory:
         self.geas_revisions: dict[str, tuple[GeasRevision, ...]] = {}
         # Values worked out from the catalog (catalog_remembered): immutable, a few per key.
         self.derived: dict[Hashable, Any] = {}
+        # The catalog API's rendered answers (catalog_answer_remembered), and their total size.
+        self.answers: dict[Hashable, bytes] = {}
+        self.answers_size = 0
 
     def full(self) -> bool:
         return len(self.facts) + len(self.number_of_name) > MAX_REMEMBERED
@@ -231,6 +237,19 @@ def catalog_remembered(key: Hashable, compute: Callable[[], T]) -> T:
     if len(memory.derived) < MAX_DERIVED:
         memory.derived[key] = value
     return value
+
+
+def catalog_answer_remembered(key: Hashable, render: Callable[[], bytes]) -> bytes:
+    """An API answer rendered once per catalog version in this process, within MAX_ANSWER_BYTES in all
+    (past it, answers are rendered each time: clients asking many different URLs cannot grow it)."""
+    memory = catalog_memory()
+    answer = memory.answers.get(key)
+    if answer is None:
+        answer = render()
+        if memory.answers_size + len(answer) <= MAX_ANSWER_BYTES:
+            memory.answers[key] = answer
+            memory.answers_size += len(answer)
+    return answer
 
 
 # --- keeping the token in step with writes -------------------------------------------------
