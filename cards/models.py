@@ -15,7 +15,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.text import slugify
 
-from .folding import card_search_text
+from .folding import card_search_text, fold
 
 
 class CardType(models.TextChoices):
@@ -64,6 +64,19 @@ class CardSet(models.Model):
         return f"{self.code} {self.name}"
 
 
+# The columns search reads, all folded (cards.folding), written together by Card.save and the importer.
+SEARCH_COLUMNS = ("search_text", "search_name", "search_name_ja")
+
+
+def card_search_columns(*, name: str, name_ja: str, text: str) -> dict[str, str]:
+    """The values of SEARCH_COLUMNS for a card's names and text."""
+    return {
+        "search_text": card_search_text(name=name, name_ja=name_ja, text=text),
+        "search_name": fold(name),
+        "search_name_ja": fold(name_ja) if name_ja else "",
+    }
+
+
 class Card(models.Model):
     name = models.CharField(max_length=200, unique=True)
     name_ja = models.CharField(max_length=200, blank=True)
@@ -79,6 +92,10 @@ class Card(models.Model):
     text = models.TextField(blank=True)
     # Folded names and text (cards.folding.card_search_text), kept in step by the importer.
     search_text = models.TextField(blank=True, editable=False)
+    # The folded English and Japanese names ("" without one), in columns of their own: name search
+    # and the exact-name ranking read them as stored, with no splitting of search_text per row.
+    search_name = models.TextField(blank=True, editable=False, db_index=True)
+    search_name_ja = models.TextField(blank=True, editable=False, db_index=True)
 
     class Meta:
         ordering = ["name"]
@@ -94,7 +111,8 @@ class Card(models.Model):
         return self.name
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        self.search_text = card_search_text(name=self.name, name_ja=self.name_ja, text=self.text)
+        for column, value in card_search_columns(name=self.name, name_ja=self.name_ja, text=self.text).items():
+            setattr(self, column, value)
         super().save(*args, **kwargs)
 
     def clean(self) -> None:
