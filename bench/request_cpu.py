@@ -8,9 +8,10 @@ Django's test client (production settings: DEBUG off) sends, one at a time, in t
 
 - POST /api/v1/ping/, the framework's floor;
 - POST /api/v1/decks/validate/ (the body bench/validate.py sends: a legal 50-card Apprentice deck);
-- one editor change of a saved 50-card deck (htmx POST .../change/, adding then removing one copy
+- one editor click on a saved 50-card deck (htmx POST .../change/, adding then removing one copy
   of the first card shown, with the card browser's 30 shown printings: the deck, the panels, the
-  hints and the draw odds, all in the one answer);
+  hints and the draw odds, all in the one answer; code that answers with HX-Trigger deckChanged,
+  before issue 15, has the click's second request, GET .../odds/, counted in too);
 - the card browser's htmx search (GET .../cards/?q=…) for each of bench/editor.py's SEARCHES
   over bench/editor.py's 20 000 generated printings; the worst is reported;
 - GET /api/v1/rulers/apprentice/ (the catalog API).
@@ -97,14 +98,18 @@ def calls(client: object, editor_client: object, editor: object) -> dict[str, Ca
     def change() -> None:
         op = f"{'add' if state['add'] else 'remove'} main {shown.split()[0]}"
         data = {"op": op, "base_version": state["version"], "browse": "", "offset": 0, "shown": shown}
-        _ok(editor_client.post(editor.change_path, data, headers=hx), "change")  # type: ignore[attr-defined]
+        response = editor_client.post(editor.change_path, data, headers=hx)  # type: ignore[attr-defined]
+        _ok(response, "change")
+        if "deckChanged" in response.headers.get("HX-Trigger", ""):
+            # Code before issue 15: the click's second request, the draw odds asking again.
+            _ok(editor_client.get(f"/decks/{editor.public_id}/odds/", headers=hx), "odds")  # type: ignore[attr-defined]
         state["version"] += 1
         state["add"] = not state["add"]
 
     def ruler() -> None:
         _ok(client.get("/api/v1/rulers/apprentice/"), "rulers")  # type: ignore[attr-defined]
 
-    out = {"ping": ping, "validate": validate, "editor change": change, "GET /api/v1/rulers/apprentice/": ruler}
+    out = {"ping": ping, "validate": validate, "editor click": change, "GET /api/v1/rulers/apprentice/": ruler}
     for search in SEARCHES:
 
         def search_call(q: str = search.query) -> None:
