@@ -32,7 +32,7 @@ from gatesite.errors import ApplicationError
 
 from .browser import deck_card_browser, deck_card_hints
 from .forms import CardFilterForm, DeckChangeForm, DeckSaveForm
-from .services import RULES_ACTIONS, editor_deck_change, editor_draft_change
+from .services import RENAME, RULES_ACTIONS, editor_deck_change, editor_draft_change
 from .session import SESSION_DRAFT, SESSION_PENDING_SAVE, session_draft
 from .state import DeckEditorState, card_filter_choices, deck_editor_state, deck_rules_options
 
@@ -181,8 +181,11 @@ def _changed(request: HttpRequest, *, state: DeckEditorState, deck: Deck | None,
             "hints": deck_card_hints(state=state, numbers=request.POST.get("shown", "").split()),
             "rules_changed": False,
         }
-    # The draw odds follow the deck in this same answer (out of band), judged by the change's judgement.
-    context.update(odds_panel_context(draft=state.draft, params=request.POST, judgement=state.judgement))
+    context["header_changed"] = action in RULES_ACTIONS or action == RENAME
+    if request.POST.get("odds_key") != state.draft.odds_key():
+        # The draw odds follow the deck in this same answer (out of band), judged by the change's judgement;
+        # the page's panel says which deck it shows (odds_key), so an unchanged one is not sent again.
+        context.update(odds_panel_context(draft=state.draft, params=request.POST, judgement=state.judgement))
     return render(request, f"{TEMPLATE}#after-change", context)
 
 

@@ -99,6 +99,34 @@ def test_a_change_answers_with_the_draw_odds_in_the_same_response(client, deck_c
     assert 'data-testid="odds-table"' in html
 
 
+def test_the_odds_are_not_sent_again_when_the_change_leaves_them_as_they_are(client, deck_catalog):
+    first = add(client, "TS-001").content.decode()
+    key = re.search(r'name="odds_key" value="([^"]+)"', first).group(1)
+
+    # The considering board is not in the deck: the odds the page shows still hold.
+    considered = add(client, "TS-002", section="considering", odds_key=key).content.decode()
+    added = add(client, "TS-002", odds_key=key).content.decode()
+
+    assert 'id="draw-odds"' not in considered
+    assert 'id="considering"' in considered
+    assert 'id="draw-odds"' in added
+    assert re.search(r'name="odds_key" value="([^"]+)"', added).group(1) != key
+
+
+def test_a_card_change_redraws_the_save_status_and_a_rename_the_header(client, user, saved):
+    client.force_login(user)
+
+    card = add(client, "TS-001", url=edit_url(saved, "change"), base_version=1).content.decode()
+    renamed = client.post(
+        edit_url(saved, "change"), {"action": "rename", "name": "Lancers", "base_version": 2}, headers=HX
+    ).content.decode()
+
+    assert re.search(r'id="save-status"[^>]*hx-swap-oob="true"', card)
+    assert 'id="deck-header"' not in card
+    assert re.search(r'id="deck-header"[^>]*hx-swap-oob="true"', renamed)
+    assert 'data-testid="deck-name">Lancers<' in renamed
+
+
 def test_a_change_sends_no_event_for_a_second_request(client, deck_catalog):
     assert "HX-Trigger" not in add(client, "TS-001")
 
