@@ -177,8 +177,13 @@ def card_search(
     cnt: bool | None = None,
     legend: bool | None = None,
     set_code: str | None = None,
+    count_cap: int | None = None,
 ) -> CardSearchResult:
     """Cards matching the search box's text and the browser's filters, best first; never raises on bad input.
+
+    The total is counted up to `count_cap` matches (CARD_SEARCH_COUNT_CAP when None); with a cap
+    no further than this page, as the editor's browser asks (0), no count at all: the page is
+    fetched with one card more, which tells whether there are more.
 
     1. Parse the text (cards.search); the filters become more terms, ANDed with the text's.
     2. Resolve faction, attribute and set values to rows (one small query each, only when used).
@@ -205,23 +210,29 @@ def card_search(
     offset = max(0, offset)
     # The page with every card's facts (no prefetches, no Faction instances: card_facts(card).faction);
     # search_text is for matching, not showing.
+    cap = CARD_SEARCH_COUNT_CAP if count_cap is None else count_cap
+    peek = 1 if cap <= offset + limit else 0
     cards = list(
         with_card_facts(Card.objects.defer("search_text"))
         .filter(condition)
-        .order_by(*card_search_order(terms))[offset : offset + limit]
+        .order_by(*card_search_order(terms))[offset : offset + limit + peek]
     )
-    total, capped = _card_search_total(condition, cards=len(cards), limit=limit, offset=offset)
+    if peek:
+        more = len(cards) > limit
+        total, capped = (offset + limit, True) if more else (offset + len(cards), False)
+        return CardSearchResult(cards=cards[:limit], total=total, query=parsed, total_capped=capped)
+    total, capped = _card_search_total(condition, cards=len(cards), limit=limit, offset=offset, cap=cap)
     return CardSearchResult(cards=cards, total=total, query=parsed, total_capped=capped)
 
 
-def _card_search_total(condition: Q, *, cards: int, limit: int, offset: int) -> tuple[int, bool]:
+def _card_search_total(condition: Q, *, cards: int, limit: int, offset: int, cap: int) -> tuple[int, bool]:
     """The number of matches and whether it is capped (a lower bound), counting only when the page cannot tell."""
     if cards < limit and (cards or offset == 0):
         # A short page is the last one: the total is known without counting.
         return offset + cards, False
     # Count no further than the cap (or than this page, for a page past it): the database
     # stops at the bound instead of visiting every match.
-    bound = max(CARD_SEARCH_COUNT_CAP, offset + limit)
+    bound = max(cap, offset + limit)
     total = Card.objects.filter(condition)[: bound + 1].count()
     if total > bound:
         return bound, True

@@ -85,7 +85,7 @@ class BrowserRow(CardHint):
 @dataclass(frozen=True)
 class CardBrowserPage:
     rows: list[BrowserRow]
-    # The number of matches; a lower bound when total_capped (cards.selectors.CARD_SEARCH_COUNT_CAP).
+    # The number of matches; a lower bound when total_capped (more than this page: not counted).
     total: int
     offset: int
     limit: int
@@ -94,7 +94,7 @@ class CardBrowserPage:
 
     @property
     def total_label(self) -> str:
-        """The number of matches as shown: "17" or, past the count's cap, "1000+"."""
+        """The number of matches as shown: "17", or "30+" when there is a next page (never counted)."""
         return f"{self.total}+" if self.total_capped else str(self.total)
 
     @property
@@ -141,7 +141,8 @@ def deck_card_browser(
     """
     from cards.selectors import card_search
 
-    result = card_search(query=query, limit=limit, offset=offset, **filters)
+    # No count: the browser says "30+" and offers the next page when the page plus one card says there is one.
+    result = card_search(query=query, limit=limit, offset=offset, count_cap=0, **filters)
     in_main = {e.card.name: e.printing for e in state.judgement.deck.main}
     over = _over_limit(state)
     additions = _additions(state)

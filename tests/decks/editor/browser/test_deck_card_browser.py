@@ -74,3 +74,15 @@ def test_a_capped_count_shows_as_a_lower_bound_and_still_pages(deck_catalog, mon
 
     assert (first.total_label, first.next_offset) == ("4+", 4)
     assert (exact.total_label, exact.next_offset) == ("13", None)
+
+
+def test_it_fetches_one_card_more_than_the_page_instead_of_counting(deck_catalog, django_assert_num_queries):
+    state = deck_editor_state(draft=DeckDraft(ruler="apprentice"))
+    deck_card_browser(state=state, query="", limit=4)  # the catalog memory filled
+
+    with django_assert_num_queries(1):  # the page with its facts, and no COUNT
+        first = deck_card_browser(state=state, query="", limit=4)
+    last = deck_card_browser(state=state, query="squire", faction="volnar", level_max=1, limit=13)
+
+    assert (len(first.rows), first.total_label, first.next_offset) == (4, "4+", 4)
+    assert (len(last.rows), last.total_label, last.next_offset) == (13, "13", None)
