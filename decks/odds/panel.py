@@ -22,32 +22,33 @@ from .forms import MAX_PICKED, DrawOddsForm
 from .selectors import DeckDrawOdds, deck_draw_odds
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Chance:
-    """A probability as the panel shows it: a rounded percent, the exact fraction, a bar height."""
+    """A probability as the panel shows it: a rounded percent, the exact fraction, a bar height.
 
-    p: Fraction
+    Worked out once (Chance.of), not per template lookup: the panel is drawn with every change.
+    """
 
-    @property
-    def percent(self) -> str:
-        # Never round an uncertain chance to 0% or 100%.
-        if self.p in (0, 1):
-            return f"{int(self.p) * 100}%"
-        value = float(self.p) * 100
-        if value < 0.05:
-            return "<0.1%"
-        if value >= 99.95:
-            return ">99.9%"
-        return f"{value:.1f}%"
+    percent: str
+    exact: str
+    # The bar's height in percent, as CSS wants it whatever the locale.
+    height: str
 
-    @property
-    def exact(self) -> str:
-        return f"{self.p.numerator}/{self.p.denominator}"
+    @classmethod
+    def of(cls, p: Fraction) -> Chance:
+        value = float(p) * 100
+        return cls(_percent(p, value), f"{p.numerator}/{p.denominator}", f"{value:.2f}")
 
-    @property
-    def height(self) -> str:
-        """The bar's height in percent, as CSS wants it whatever the locale."""
-        return f"{float(self.p) * 100:.2f}"
+
+def _percent(p: Fraction, value: float) -> str:
+    # Never round an uncertain chance to 0% or 100%.
+    if p in (0, 1):
+        return f"{int(p) * 100}%"
+    if value < 0.05:
+        return "<0.1%"
+    if value >= 99.95:
+        return ">99.9%"
+    return f"{value:.1f}%"
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,26 @@ class ChanceRow:
 
 
 def _rows(odds: DeckDrawOdds) -> list[ChanceRow]:
-    return [ChanceRow(r.turn, r.seen_first, r.seen_second, Chance(r.first), Chance(r.second)) for r in odds.rows]
+    return [ChanceRow(r.turn, r.seen_first, r.seen_second, Chance.of(r.first), Chance.of(r.second)) for r in odds.rows]
+
+
+@dataclass(frozen=True, slots=True)
+class GroupOption:
+    key: str
+    # "Label (count)", as the option shows it.
+    text: str
+    selected: bool
+
+
+def _group_options(odds: DeckDrawOdds) -> dict[str, list[GroupOption]]:
+    """The group picker's options, split into groups and single cards once (not two template loops over all)."""
+    chosen = odds.group.key if odds.group else None
+    options: dict[str, list[GroupOption]] = {"groups": [], "cards": []}
+    for g in odds.groups:
+        options["cards" if g.single_card else "groups"].append(
+            GroupOption(g.key, f"{g.label} ({g.count})", g.key == chosen)
+        )
+    return options
 
 
 def odds_panel_context(
@@ -84,4 +104,5 @@ def odds_panel_context(
     else:
         most = min(odds.group.count, 10) if odds.group else 1
         context.update(odds=odds, odds_rows=_rows(odds), k_choices=range(1, max(1, most) + 1))
+        context["odds_options"] = _group_options(odds)
     return context
