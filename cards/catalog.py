@@ -202,6 +202,9 @@ class CatalogMemory:
         # Slug -> the revisions (data deferred) with their ruler or geas, oldest first.
         self.ruler_revisions: dict[str, tuple[RulerRevision, ...]] = {}
         self.geas_revisions: dict[str, tuple[GeasRevision, ...]] = {}
+        # Cards by id with their facts (cards.selectors.with_card_facts), as the card search shows them;
+        # shared by the requests of this process: read only.
+        self.cards: dict[int, Card] = {}
         # Values worked out from the catalog (catalog_remembered): immutable, a few per key.
         self.derived: dict[Hashable, Any] = {}
         # The catalog API's rendered answers (catalog_answer_remembered), and their total size.
@@ -209,7 +212,7 @@ class CatalogMemory:
         self.answers_size = 0
 
     def full(self) -> bool:
-        return len(self.facts) + len(self.number_of_name) > MAX_REMEMBERED
+        return len(self.facts) + len(self.number_of_name) + len(self.cards) > MAX_REMEMBERED
 
 
 _memory: CatalogMemory | None = None
