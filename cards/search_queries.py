@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db.models import Exists, Expression, F, Func, IntegerField, OuterRef, Q
 
+from .catalog import catalog_remembered
 from .folding import fold
 from .models import Attribute, Card, CardSet, Faction, Printing
 from .search import MAX_LEVEL, Field, Term, match_names, no_match_error, resolve_type
@@ -119,7 +120,8 @@ def _card_search_names_resolve(terms: tuple[Term, ...]) -> dict[Term, list[int]]
         wanted = [t for t in terms if t.field is field]
         if not wanted:
             continue
-        candidates = load()
+        # The same few dozen names for every search until the catalog changes: remembered with it.
+        candidates = catalog_remembered(("search-names", field), lambda load=load: tuple(load()))
         for term in wanted:
             ids = match_names(str(term.value), candidates)
             if not ids:
