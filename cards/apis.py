@@ -16,7 +16,7 @@ from typing import Any
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from django.utils.cache import patch_cache_control
+from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import generics, serializers
@@ -33,9 +33,10 @@ from .selectors import card_get_by_collector_number, card_queryset
 
 
 def _catalog_etag(request: Request, on: date) -> str:
-    """The answer's version: the catalog's, the rules date (today's by default) and the URL asked."""
-    url = request.get_full_path().encode()
-    return f'"{catalog_token()}-{on.isoformat()}-{blake2b(url, digest_size=8).hexdigest()}"'
+    """The answer's version: the catalog's, the rules date (today's by default), the URL asked and
+    the format answered (JSON, or the browsable API's HTML: the same URL, two representations)."""
+    asked = f"{request.accepted_renderer.format} {request.get_full_path()}".encode()
+    return f'"{catalog_token()}-{on.isoformat()}-{blake2b(asked, digest_size=8).hexdigest()}"'
 
 
 def _catalog_answer(request: Request, *, on: date, body: Callable[[], Any]) -> HttpResponse:
@@ -56,6 +57,7 @@ def _catalog_answer(request: Request, *, on: date, body: Callable[[], Any]) -> H
     response["ETag"] = etag
     # Public (nothing in it depends on who asks), but asked again each time: revalidated with the ETag.
     patch_cache_control(response, public=True, no_cache=True)
+    patch_vary_headers(response, ["Accept"])
     return response
 
 

@@ -71,3 +71,13 @@ def test_an_unknown_ruler_is_still_404(client, rules):
 
     assert response.status_code == 404
     assert "nobody" in response.json()["detail"]
+
+
+def test_json_and_the_browsable_api_have_their_own_etags(client, imported):
+    json_answer = client.get("/api/v1/rulers/", headers={"Accept": "application/json"})
+    html_answer = client.get("/api/v1/rulers/", headers={"Accept": "text/html"})
+
+    assert json_answer["ETag"] != html_answer["ETag"]
+    assert "Accept" in json_answer["Vary"]
+    stale = client.get("/api/v1/rulers/", headers={"Accept": "text/html", "If-None-Match": json_answer["ETag"]})
+    assert stale.status_code == 200
