@@ -61,9 +61,13 @@ def page(chromium: Any, live_server: Any, practice_catalog: None) -> Iterator[An
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    # htmx logs an hx-include or hx-target that names no element ("#odds-form" on a first add, once).
+    missing: list[str] = []
+    page.on("console", lambda message: missing.append(message.text) if "returned no matches" in message.text else None)
     yield page
     context.close()
     assert not errors, f"JavaScript errors on the page: {errors}"
+    assert not missing, f"htmx looked for elements that are not there: {missing}"
 
 
 class Screenshots:
