@@ -26,7 +26,7 @@ from .models import (
     ImportJob,
     Printing,
 )
-from .search import CardQuery, QueryError, parse_card_query
+from .search import CardQuery, QueryError, Term, parse_card_query
 from .search_queries import card_filter_terms, card_search_condition, card_search_order
 
 
@@ -210,6 +210,15 @@ def card_search(
     limit = max(0, min(limit, CARD_SEARCH_MAX_LIMIT))
     offset = max(0, offset)
     cap = CARD_SEARCH_COUNT_CAP if count_cap is None else count_cap
+    cards, total, capped = _card_search_page(condition, terms, limit=limit, offset=offset, cap=cap)
+    return CardSearchResult(cards=cards, total=total, query=parsed, total_capped=capped)
+
+
+def _card_search_page(
+    condition: Q, terms: tuple[Term, ...], *, limit: int, offset: int, cap: int
+) -> tuple[list[Card], int, bool]:
+    """The page's cards, the total and whether it is capped; with a cap no further than the page, one
+    card more is fetched instead of counting (it says whether there are more)."""
     peek = 1 if cap <= offset + limit else 0
     # The page's ids, in order; the cards themselves from the catalog memory (_cards_remembered).
     ids = list(
@@ -220,10 +229,8 @@ def card_search(
     cards = _cards_remembered(ids)
     if peek:
         more = len(cards) > limit
-        total, capped = (offset + limit, True) if more else (offset + len(cards), False)
-        return CardSearchResult(cards=cards[:limit], total=total, query=parsed, total_capped=capped)
-    total, capped = _card_search_total(condition, cards=len(cards), limit=limit, offset=offset, cap=cap)
-    return CardSearchResult(cards=cards, total=total, query=parsed, total_capped=capped)
+        return cards[:limit], offset + (limit if more else len(cards)), more
+    return cards, *_card_search_total(condition, cards=len(cards), limit=limit, offset=offset, cap=cap)
 
 
 def _cards_remembered(ids: list[int]) -> list[Card]:
