@@ -4,13 +4,23 @@ Run from the repository root:
 
     .venv/bin/python bench/request_cpu.py [--database-url ...] [--skip-setup] [-n 300] [--runs 5]
 
-Django's test client (production settings: DEBUG off) sends POST /api/v1/ping/ and
-POST /api/v1/decks/validate/ (the body bench/validate.py sends: a legal 50-card Apprentice
-deck by collector number) one at a time, in this process, against the PostgreSQL database of
-bench/validate.py (created, migrated and loaded unless --skip-setup). Each row is the CPU time
-of this process (time.process_time) per request, best and median of `--runs` runs of `-n`
-requests, after a warm-up. The database server's CPU is not in it; wall time per request is
-shown beside it. The throughput and latency targets are measured by bench/validate.py.
+Django's test client (production settings: DEBUG off) sends, one at a time, in this process:
+
+- POST /api/v1/ping/, the framework's floor;
+- POST /api/v1/decks/validate/ (the body bench/validate.py sends: a legal 50-card Apprentice deck);
+- one editor click on a saved 50-card deck (htmx POST .../change/, adding then removing one copy
+  of the first card shown, with the card browser's 30 shown printings: the deck, the panels, the
+  hints and the draw odds, all in the one answer; code that answers with HX-Trigger deckChanged,
+  before issue 15, has the click's second request, GET .../odds/, counted in too);
+- the card browser's htmx search (GET .../cards/?q=…) for each of bench/editor.py's SEARCHES
+  over bench/editor.py's 20 000 generated printings; the worst is reported;
+- GET /api/v1/rulers/apprentice/ (the catalog API).
+
+against the PostgreSQL database of bench/editor.py (created, migrated and loaded unless
+--skip-setup). Each row is the CPU time of this process (time.process_time) per request, best
+and median of `--runs` runs of `-n` requests (searches: n // 5), after a warm-up, and its ratio
+to ping's (best to best). The database server's CPU is not in it; wall time is shown beside it.
+Throughput under load is bench/validate.py's; the browser's click time bench/browser_clicks.py's.
 """
 
 from __future__ import annotations
@@ -18,19 +28,23 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from types import SimpleNamespace
 
 REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from bench.common import prepare_database, server_env  # noqa: E402
+from bench.common import server_env  # noqa: E402
 
-DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/gatesite_bench"
+DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/gatesite_bench_editor"
+_SHOWN_RE = re.compile(r'id="browse-shown" name="shown" value="([^"]*)"')
+_VERSION_RE = re.compile(r'id="deck-version" value="(\d+)"')
 
 
 def measure(call: Callable[[], object], n: int, runs: int) -> dict[str, float]:
@@ -52,51 +66,107 @@ def measure(call: Callable[[], object], n: int, runs: int) -> dict[str, float]:
     }
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL, help=f"({DEFAULT_DATABASE_URL})")
-    parser.add_argument("--skip-setup", action="store_true", help="do not create/migrate/load the database")
-    parser.add_argument("-n", type=int, default=300, help="requests per run (300)")
-    parser.add_argument("--runs", type=int, default=5, help="runs per endpoint (5)")
-    args = parser.parse_args(argv)
+def _ok(response: object, what: str) -> None:
+    status = getattr(response, "status_code", None)
+    if status != 200:
+        raise SystemExit(f"{what} answered {status}: {getattr(response, 'content', b'')[:300]!r}")
 
-    if not args.skip_setup:
-        prepare_database(args.database_url)
-    env = server_env(args.database_url)
-    env["ALLOWED_HOSTS"] = "testserver"
-    os.environ.update(env)
 
-    import django
-
-    django.setup()
-    from django.test import Client
-
+def calls(client: object, editor_client: object, editor: object) -> dict[str, Callable[[], None]]:
+    """The requests measured, by label (searches: one per query of bench/editor.py's SEARCHES)."""
+    from bench.editor import SEARCHES
     from bench.validate import HTTP_RULER, legal_deck, load_rules_data, ruler_object, validate_body
     from decks.rules.practice import card_facts
     from decks.rules.ruleset import rules_in_force
 
     deck = legal_deck(card_facts(), rules_in_force(ruler_object(load_rules_data(), HTTP_RULER)))
     body = json.dumps(validate_body(deck))
-    client = Client()
+    hx = {"HX-Request": "true"}
+    page = editor_client.get(editor.edit_path).content.decode()  # type: ignore[attr-defined]
+    shown = _SHOWN_RE.search(page).group(1)  # type: ignore[union-attr]
+    state = {"version": int(_VERSION_RE.search(page).group(1)), "add": True}  # type: ignore[union-attr]
 
     def ping() -> None:
-        response = client.post("/api/v1/ping/", data="{}", content_type="application/json")
-        if response.status_code != 200:
-            raise SystemExit(f"ping answered {response.status_code}: {response.content!r}")
+        _ok(client.post("/api/v1/ping/", data="{}", content_type="application/json"), "ping")  # type: ignore[attr-defined]
 
     def validate() -> None:
-        response = client.post("/api/v1/decks/validate/", data=body, content_type="application/json")
-        if response.status_code != 200 or not response.json()["legal"]:
-            raise SystemExit(f"validate answered {response.status_code}: {response.content!r}")
+        response = client.post("/api/v1/decks/validate/", data=body, content_type="application/json")  # type: ignore[attr-defined]
+        _ok(response, "validate")
+        if not response.json()["legal"]:
+            raise SystemExit("validate: the deck is not legal")
 
-    print("| request | CPU µs best | CPU µs median | wall µs median |")
-    print("| --- | ---: | ---: | ---: |")
+    def change() -> None:
+        op = f"{'add' if state['add'] else 'remove'} main {shown.split()[0]}"
+        data = {"op": op, "base_version": state["version"], "browse": "", "offset": 0, "shown": shown}
+        response = editor_client.post(editor.change_path, data, headers=hx)  # type: ignore[attr-defined]
+        _ok(response, "change")
+        if "deckChanged" in response.headers.get("HX-Trigger", ""):
+            # Code before issue 15: the click's second request, the draw odds asking again.
+            _ok(editor_client.get(f"/decks/{editor.public_id}/odds/", headers=hx), "odds")  # type: ignore[attr-defined]
+        state["version"] += 1
+        state["add"] = not state["add"]
+
+    def ruler() -> None:
+        _ok(client.get("/api/v1/rulers/apprentice/"), "rulers")  # type: ignore[attr-defined]
+
+    out = {"ping": ping, "validate": validate, "editor click": change, "GET /api/v1/rulers/apprentice/": ruler}
+    for search in SEARCHES:
+
+        def search_call(q: str = search.query) -> None:
+            _ok(editor_client.get(editor.cards_path, {"q": q}, headers=hx), f"search {q!r}")  # type: ignore[attr-defined]
+
+        out[f"search {search.query or '(first page)'}"] = search_call
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL, help=f"({DEFAULT_DATABASE_URL})")
+    parser.add_argument("--skip-setup", action="store_true", help="do not create/migrate/import the database")
+    parser.add_argument("--printings", type=int, default=20_000, help="generated printings (20000)")
+    parser.add_argument("-n", type=int, default=300, help="requests per run (300; searches n // 5)")
+    parser.add_argument("--runs", type=int, default=5, help="runs per request (5)")
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    args = parser.parse_args(argv)
+
+    env = server_env(args.database_url)
+    env["ALLOWED_HOSTS"] = "testserver"
+    if not args.skip_setup:
+        from bench.editor import prepare_database
+
+        prepare_database(SimpleNamespace(database_url=args.database_url, printings=args.printings, vacuum=True), env)
+    os.environ.update(env)
+
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from bench.editor import editors_prepare
+
+    editor = editors_prepare(1)[0]
+    editor_client = Client()
+    editor_client.force_login(get_user_model().objects.get(username=editor.username))
+    measured = calls(Client(), editor_client, editor)
+
+    print("| request | CPU µs best | CPU µs median | wall µs median | CPU × ping |")
+    print("| --- | ---: | ---: | ---: | ---: |")
     results = {}
-    for label, call in (("ping", ping), ("validate", validate)):
-        results[label] = row = measure(call, args.n, args.runs)
-        print(f"| {label} | {row['cpu_best_us']:.0f} | {row['cpu_median_us']:.0f} | {row['wall_median_us']:.0f} |")
-    ratio = results["ping"]["cpu_best_us"] / results["validate"]["cpu_best_us"]
-    print(f"\nping CPU / validate CPU: {ratio:.0%} (the throughput ratio a CPU-bound server would approach)")
+    for label, call in measured.items():
+        n = args.n // 5 if label.startswith("search") else args.n
+        results[label] = row = measure(call, n, args.runs)
+        row["ratio"] = row["cpu_best_us"] / results["ping"]["cpu_best_us"]
+        print(
+            f"| {label} | {row['cpu_best_us']:.0f} | {row['cpu_median_us']:.0f} | {row['wall_median_us']:.0f} "
+            f"| {row['ratio']:.1f} |",
+            flush=True,
+        )
+    worst = max((label for label in results if label.startswith("search")), key=lambda k: results[k]["cpu_best_us"])
+    print(f"\nworst search: {worst}, {results[worst]['ratio']:.1f} × ping")
+    print(f"validate: ping CPU / validate CPU = {1 / results['validate']['ratio']:.0%}")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2))
     return 0
 
 

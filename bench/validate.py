@@ -219,6 +219,9 @@ def bench_engine(args: argparse.Namespace) -> dict[str, Any]:
 
 # Every response is checked inside wrk: a status other than 200, or a body without the
 # expected text, is counted per thread and the totals printed by done().
+# GET, by wrk like the others: the catalog API's ruler (issue 15 compares its throughput with ping's).
+RULER_PATH = "/api/v1/rulers/apprentice/"
+
 WRK_SCRIPT = """\
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
@@ -383,12 +386,20 @@ def bench_http(args: argparse.Namespace, configs: Sequence[ServerConfig]) -> dic
         workdir = Path(tmp)
         ping_script = write_script(workdir / "ping.lua", {}, '"ok":true')
         validate_script = write_script(workdir / "validate.lua", body, '"legal":true')
+        # The catalog API (issue 15): a GET with no body, answered from the catalog memory.
+        ruler_script = write_script(workdir / "ruler.lua", {}, '"slug":"apprentice"')
+        ruler_script.write_text(
+            ruler_script.read_text()
+            .replace('wrk.method = "POST"', 'wrk.method = "GET"')
+            .replace("wrk.body = ", "local _ = ")
+        )
         for config in configs:
             machine = wait_idle(args, f"gunicorn {config.label}")
             code = code_state()  # what gunicorn is about to load: the code may change during a long run
             with Server(config, env, workdir) as server:
                 ping_url = server.base + "/api/v1/ping/"
                 validate_url = server.base + "/api/v1/decks/validate/"
+                ruler_url = server.base + RULER_PATH
                 status, answer = post_json(ping_url, {})
                 assert status == 200, (status, answer)
                 assert answer == {"ok": True}, answer
@@ -402,9 +413,13 @@ def bench_http(args: argparse.Namespace, configs: Sequence[ServerConfig]) -> dic
                     flush=True,
                 )
                 if args.warmup > 0:
-                    for url, script in ((ping_url, ping_script), (validate_url, validate_script)):
+                    for url, script in (
+                        (ping_url, ping_script),
+                        (validate_url, validate_script),
+                        (ruler_url, ruler_script),
+                    ):
                         run_wrk(args, url, script, args.warmup)
-                runs: dict[str, list[LoadResult]] = {"ping": [], "validate": []}
+                runs: dict[str, list[LoadResult]] = {"ping": [], "validate": [], "ruler": []}
                 retried = 0
                 round_no = 0
                 # PostgreSQL backends show "postgres: <version>/<cluster>: <user> <database> <client> <state>".
@@ -414,6 +429,7 @@ def bench_http(args: argparse.Namespace, configs: Sequence[ServerConfig]) -> dic
                     for name, url, script in (
                         ("ping", ping_url, ping_script),
                         ("validate", validate_url, validate_script),
+                        ("ruler", ruler_url, ruler_script),
                     ):
                         with OtherLoad([server.pid], marker) as load:
                             output = run_wrk(args, url, script, args.duration)
@@ -469,7 +485,9 @@ def summarize_config(config: ServerConfig, runs: dict[str, list[LoadResult]], lo
         "gunicorn": asdict(config),
         "ping": figures["ping"],
         "validate": figures["validate"],
+        "ruler": figures["ruler"],
         "ratio": ratio,
+        "ruler_ratio": figures["ruler"]["rps"] / figures["ping"]["rps"],
         "all_checks_passed": clean,
         "targets": {
             "ratio_min": TARGET_THROUGHPUT_RATIO,
@@ -528,14 +546,14 @@ def markdown(results: dict[str, Any]) -> str:
             f"{http['deck']['names']} lines by collector number; other CPU: the most of the CPUs other "
             "processes used during a measured run):",
             "",
-            "| gunicorn | endpoint | req/s | p50 ms | p99 ms | validate/ping | all 200 + checks | other CPU | targets met |",
+            "| gunicorn | endpoint | req/s | p50 ms | p99 ms | / ping | all 200 + checks | other CPU | targets met |",
             "| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | --- |",
         ]
         for cfg in http["configs"]:
             t = cfg["targets"]
-            for name in ("ping", "validate"):
+            for name in ("ping", "validate", "ruler"):
                 f = cfg[name]
-                ratio = f"{cfg['ratio']:.0%}" if name == "validate" else ""
+                ratio = {"validate": f"{cfg['ratio']:.0%}", "ruler": f"{cfg['ruler_ratio']:.0%}"}.get(name, "")
                 met = (
                     f"ratio ≥ {t['ratio_min']:.0%}: {_yes(t['ratio_met'])}; "
                     f"p99 ≤ {t['validate_p99_max_ms']:g} ms: {_yes(t['validate_p99_met'])}"

@@ -1,23 +1,65 @@
-"""Read-only catalog and rules API: rulers, geases, cards."""
+"""Read-only catalog and rules API: rulers, geases, cards.
+
+Every answer is worked out once per catalog version in each process (cards.catalog) and carries
+an ETag made of that version, the date the rules are read on and the URL, with Cache-Control
+asking clients and proxies to revalidate: a client that sends the ETag back (If-None-Match) gets
+a 304 with no body until an import or a rules load changes the catalog.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
+from hashlib import blake2b
 from typing import Any
 
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.http import parse_etags
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import generics, serializers
 from rest_framework.exceptions import NotFound
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from .catalog import catalog_answer_remembered, catalog_remembered, catalog_token
 from .filters import CardFilter
 from .models import Card, Erratum, Geas, GeasRevision, Ruler, RulerRevision
 from .selectors import card_get_by_collector_number, card_queryset
+
+
+def _catalog_etag(request: Request, on: date) -> str:
+    """The answer's version: the catalog's, the rules date (today's by default), the URL asked and
+    the format answered (JSON, or the browsable API's HTML: the same URL, two representations)."""
+    asked = f"{request.accepted_renderer.format} {request.get_full_path()}".encode()
+    return f'"{catalog_token()}-{on.isoformat()}-{blake2b(asked, digest_size=8).hexdigest()}"'
+
+
+def _catalog_answer(request: Request, *, on: date, body: Callable[[], Any]) -> HttpResponse:
+    """A 304 when the client has this version already; else the body, remembered with the catalog.
+
+    JSON (every client but the browsable API) is remembered rendered, so an answer costs no
+    query and no serialization until the catalog changes.
+    """
+    etag = _catalog_etag(request, on)
+    if etag in parse_etags(request.headers.get("If-None-Match", "")):
+        response = HttpResponse(status=304)
+    elif request.accepted_renderer.format == "json":
+        key = ("api", request.build_absolute_uri(), on)
+        rendered = catalog_answer_remembered(key, lambda: JSONRenderer().render(body()))
+        response = HttpResponse(rendered, content_type="application/json")
+    else:
+        response = Response(body())
+    response["ETag"] = etag
+    # Public (nothing in it depends on who asks), but asked again each time: revalidated with the ETag.
+    patch_cache_control(response, public=True, no_cache=True)
+    patch_vary_headers(response, ["Accept"])
+    return response
 
 
 def _as_of(request: Request) -> date:
@@ -108,10 +150,9 @@ class RulerListApi(APIView):
         parameters=[_AS_OF],
         responses={200: RulerOutputSerializer(many=True)},
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: Request) -> HttpResponse:
         on = _as_of(request)
-        rulers = Ruler.objects.prefetch_related("revisions", "geases")
-        return Response([_ruler_body(r, _revision_on(list(r.revisions.all()), on)) for r in rulers])
+        return _catalog_answer(request, on=on, body=lambda: _rulers_body(on))
 
 
 class RulerDetailApi(APIView):
@@ -120,9 +161,21 @@ class RulerDetailApi(APIView):
         parameters=[_AS_OF],
         responses={200: RulerOutputSerializer},
     )
-    def get(self, request: Request, slug: str) -> Response:
-        ruler = get_object_or_404(Ruler.objects.prefetch_related("revisions", "geases"), slug=slug)
-        return Response(_ruler_body(ruler, _revision_on(list(ruler.revisions.all()), _as_of(request))))
+    def get(self, request: Request, slug: str) -> HttpResponse:
+        on = _as_of(request)
+        if not catalog_remembered(("ruler-exists", slug), lambda: Ruler.objects.filter(slug=slug).exists()):
+            raise NotFound(f"No ruler '{slug}'.")
+        return _catalog_answer(request, on=on, body=lambda: _ruler_detail_body(slug, on))
+
+
+def _rulers_body(on: date) -> list[dict[str, Any]]:
+    rulers = Ruler.objects.prefetch_related("revisions", "geases")
+    return [_ruler_body(r, _revision_on(list(r.revisions.all()), on)) for r in rulers]
+
+
+def _ruler_detail_body(slug: str, on: date) -> dict[str, Any]:
+    ruler = get_object_or_404(Ruler.objects.prefetch_related("revisions", "geases"), slug=slug)
+    return _ruler_body(ruler, _revision_on(list(ruler.revisions.all()), on))
 
 
 class GeasListApi(APIView):
@@ -133,22 +186,26 @@ class GeasListApi(APIView):
         parameters=[_AS_OF],
         responses={200: GeasOutputSerializer(many=True)},
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: Request) -> HttpResponse:
         on = _as_of(request)
-        body = []
-        for geas in Geas.objects.select_related("ruler").prefetch_related("revisions"):
-            revision: GeasRevision | None = _revision_on(list(geas.revisions.all()), on)
-            body.append(
-                {
-                    "slug": geas.slug,
-                    "name": geas.name,
-                    "ruler": geas.ruler.slug,
-                    "rules_effective_from": revision.effective_from if revision else None,
-                    "modifications": revision.data["modifications"] if revision else None,
-                    "additions": revision.data["additions"] if revision else None,
-                }
-            )
-        return Response(body)
+        return _catalog_answer(request, on=on, body=lambda: _geases_body(on))
+
+
+def _geases_body(on: date) -> list[dict[str, Any]]:
+    body = []
+    for geas in Geas.objects.select_related("ruler").prefetch_related("revisions"):
+        revision: GeasRevision | None = _revision_on(list(geas.revisions.all()), on)
+        body.append(
+            {
+                "slug": geas.slug,
+                "name": geas.name,
+                "ruler": geas.ruler.slug,
+                "rules_effective_from": revision.effective_from if revision else None,
+                "modifications": revision.data["modifications"] if revision else None,
+                "additions": revision.data["additions"] if revision else None,
+            }
+        )
+    return body
 
 
 class CardOutputSerializer(serializers.ModelSerializer):
@@ -195,6 +252,10 @@ class CardListApi(generics.ListAPIView):
     filterset_class = CardFilter
     queryset = card_queryset()
 
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponse:
+        # The page is the same until the catalog changes, whatever the date (cards have no rules date).
+        return _catalog_answer(request, on=date.min, body=lambda: super(CardListApi, self).list(request).data)
+
 
 class ErratumOutputSerializer(serializers.ModelSerializer):
     recorded_at = serializers.DateTimeField(source="created_at")
@@ -215,8 +276,8 @@ class CardDetailApi(APIView):
             fields = [*CardOutputSerializer.Meta.fields, "errata"]
 
     @extend_schema(operation_id="cards_retrieve", responses={200: OutputSerializer})
-    def get(self, request: Request, number: str) -> Response:
+    def get(self, request: Request, number: str) -> HttpResponse:
         card = card_get_by_collector_number(number=number)
         if card is None:
             raise NotFound(f"No card has the collector number '{number}'.")
-        return Response(self.OutputSerializer(card).data)
+        return _catalog_answer(request, on=date.min, body=lambda: self.OutputSerializer(card).data)

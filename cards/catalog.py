@@ -26,7 +26,8 @@ import select
 import threading
 import uuid
 import weakref
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Hashable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.conf import settings
 from django.core.signals import request_finished, request_started
@@ -56,7 +57,14 @@ CATALOG_MODELS = (Attribute, Card, CardSet, Faction, Geas, GeasRevision, Printin
 # (a bound on memory whatever clients ask for).
 MAX_REMEMBERED = 100_000
 
+# Derived values remembered per catalog version (a few per API page and date clients ask about).
+MAX_DERIVED = 10_000
+
+# The rendered API answers each process keeps per catalog version (the whole card list is ~10 MB).
+MAX_ANSWER_BYTES = 64 * 1024 * 1024
+
 _ROW = 1
+T = TypeVar("T")
 _local = threading.local()
 
 
@@ -194,9 +202,17 @@ class CatalogMemory:
         # Slug -> the revisions (data deferred) with their ruler or geas, oldest first.
         self.ruler_revisions: dict[str, tuple[RulerRevision, ...]] = {}
         self.geas_revisions: dict[str, tuple[GeasRevision, ...]] = {}
+        # Cards by id with their facts (cards.selectors.with_card_facts), as the card search shows them;
+        # shared by the requests of this process: read only.
+        self.cards: dict[int, Card] = {}
+        # Values worked out from the catalog (catalog_remembered): immutable, a few per key.
+        self.derived: dict[Hashable, Any] = {}
+        # The catalog API's rendered answers (catalog_answer_remembered), and their total size.
+        self.answers: dict[Hashable, bytes] = {}
+        self.answers_size = 0
 
     def full(self) -> bool:
-        return len(self.facts) + len(self.number_of_name) > MAX_REMEMBERED
+        return len(self.facts) + len(self.number_of_name) + len(self.cards) > MAX_REMEMBERED
 
 
 _memory: CatalogMemory | None = None
@@ -210,6 +226,33 @@ def catalog_memory() -> CatalogMemory:
     if memory is None or memory.token != token or memory.full():
         memory = _memory = CatalogMemory(token)
     return memory
+
+
+def catalog_remembered(key: Hashable, compute: Callable[[], T]) -> T:
+    """`compute()` worked out once per catalog version in this process (it must read only the catalog
+    and return an immutable value): the catalog API's answers, the rulers whose first turn differs."""
+    memory = catalog_memory()
+    try:
+        return memory.derived[key]  # type: ignore[no-any-return]
+    except KeyError:
+        pass
+    value = compute()
+    if len(memory.derived) < MAX_DERIVED:
+        memory.derived[key] = value
+    return value
+
+
+def catalog_answer_remembered(key: Hashable, render: Callable[[], bytes]) -> bytes:
+    """An API answer rendered once per catalog version in this process, within MAX_ANSWER_BYTES in all
+    (past it, answers are rendered each time: clients asking many different URLs cannot grow it)."""
+    memory = catalog_memory()
+    answer = memory.answers.get(key)
+    if answer is None:
+        answer = render()
+        if memory.answers_size + len(answer) <= MAX_ANSWER_BYTES:
+            memory.answers[key] = answer
+            memory.answers_size += len(answer)
+    return answer
 
 
 # --- keeping the token in step with writes -------------------------------------------------

@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
-from .folding import card_search_text
+from .folding import card_search_text, fold
 from .games import default_game_slug
 
 
@@ -68,6 +68,19 @@ class CardSet(models.Model):
         return f"{self.code} {self.name}"
 
 
+# The columns search reads, all folded (cards.folding), written together by Card.save and the importer.
+SEARCH_COLUMNS = ("search_text", "search_name", "search_name_ja")
+
+
+def card_search_columns(*, name: str, name_ja: str, text: str) -> dict[str, str]:
+    """The values of SEARCH_COLUMNS for a card's names and text."""
+    return {
+        "search_text": card_search_text(name=name, name_ja=name_ja, text=text),
+        "search_name": fold(name),
+        "search_name_ja": fold(name_ja) if name_ja else "",
+    }
+
+
 class Card(models.Model):
     # A name is one card across the site (decks and their text lists name cards): two games
     # cannot both have a card of the same name (the importer says so, naming the other game).
@@ -92,6 +105,10 @@ class Card(models.Model):
     text = models.TextField(blank=True)
     # Folded names and text (cards.folding.card_search_text), kept in step by the importer.
     search_text = models.TextField(blank=True, editable=False)
+    # The folded English and Japanese names ("" without one), in columns of their own: name search
+    # and the exact-name ranking read them as stored, with no splitting of search_text per row.
+    search_name = models.TextField(blank=True, editable=False, db_index=True)
+    search_name_ja = models.TextField(blank=True, editable=False, db_index=True)
 
     class Meta:
         ordering = ["name"]
@@ -108,7 +125,8 @@ class Card(models.Model):
         return self.name
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        self.search_text = card_search_text(name=self.name, name_ja=self.name_ja, text=self.text)
+        for column, value in card_search_columns(name=self.name, name_ja=self.name_ja, text=self.text).items():
+            setattr(self, column, value)
         if self.fields is None:  # the admin's blank JSON field: no game fields
             self.fields = {}
         super().save(*args, **kwargs)

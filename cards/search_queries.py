@@ -1,7 +1,9 @@
 """Card search in the ORM: cards.search parses the query (pure); this turns its terms into a condition and an order.
 
 Used by cards.selectors.card_search. Raw SQL where building the ORM expression cost more than
-running the query (_SearchRank, measured on the editor's search).
+running the query (_SearchRank, measured on the editor's search). Free text is matched in the
+folded search_text (trigram index on PostgreSQL), names in the folded search_name and
+search_name_ja columns (migration 0009): nothing is split or folded in SQL per row.
 """
 
 from __future__ import annotations
@@ -9,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.db.models import Exists, Expression, F, Func, IntegerField, OuterRef, Q, TextField
-from django.db.models.lookups import Contains
+from django.db.models import Exists, Expression, F, Func, IntegerField, OuterRef, Q
 
+from .catalog import catalog_remembered
 from .folding import fold
 from .models import Attribute, Card, CardSet, Faction, Printing
 from .search import MAX_LEVEL, Field, Term, match_names, no_match_error, resolve_type
@@ -118,7 +120,8 @@ def _card_search_names_resolve(terms: tuple[Term, ...]) -> dict[Term, list[int]]
         wanted = [t for t in terms if t.field is field]
         if not wanted:
             continue
-        candidates = load()
+        # The same few dozen names for every search until the catalog changes: remembered with it.
+        candidates = catalog_remembered(("search-names", field), lambda load=load: tuple(load()))
         for term in wanted:
             ids = match_names(str(term.value), candidates)
             if not ids:
@@ -127,46 +130,9 @@ def _card_search_names_resolve(terms: tuple[Term, ...]) -> dict[Term, list[int]]
     return resolved
 
 
-class _SearchTextLine(Func):
-    """Line 1 or 2 of search_text ("" past its end): card_search_text() stores "name\nname_ja\ntext",
-    folded, leaving empty parts out, so line 1 is the folded English name and line 2 the folded
-    Japanese name when the card has one.
-
-    PostgreSQL's split_part works on bytes; left()/substr() with strpos() count characters and
-    measured 5x slower over 20 000 cards. SQLite has no split_part: substr/instr on the text
-    padded with two newlines, so both line breaks always exist.
-    """
-
-    output_field = TextField()
-
-    def __init__(self, number: int) -> None:
-        if number not in (1, 2):
-            raise ValueError(number)
-        self.number = number
-        super().__init__(F("search_text"))
-
-    def as_sql(self, compiler: Any, connection: Any, **extra_context: Any) -> tuple[str, list[Any]]:
-        column = self._column(compiler)
-        padded = f"({column} || char(10, 10))"
-        first_break = f"instr({padded}, char(10))"
-        if self.number == 1:
-            return f"substr({padded}, 1, {first_break} - 1)", []
-        rest = f"substr({padded}, {first_break} + 1)"
-        return f"substr({rest}, 1, instr({rest}, char(10)) - 1)", []
-
-    def as_postgresql(self, compiler: Any, connection: Any, **extra_context: Any) -> tuple[str, list[Any]]:
-        return f"split_part({self._column(compiler)}, chr(10), {self.number})", []
-
-    def _column(self, compiler: Any) -> str:
-        column, params = compiler.compile(self.get_source_expressions()[0])
-        if params:  # a column compiles to a name; repeating it in the SQL must not repeat parameters
-            raise ValueError(params)
-        return str(column)
-
-
 def _name_contains(word: str) -> Q:
     """The folded English or Japanese name contains the folded word (not the card text)."""
-    return Q(Contains(_SearchTextLine(1), word)) | (~Q(name_ja="") & Q(Contains(_SearchTextLine(2), word)))
+    return Q(search_name__contains=word) | Q(search_name_ja__contains=word)
 
 
 class _SearchRank(Func):
@@ -174,38 +140,25 @@ class _SearchRank(Func):
 
     The SQL is written here rather than as Case/When over Q objects (_name_contains): building
     that cost more than running the query. Same tests: `=` for the phrase, the `contains`
-    lookup's LIKE (with its escaping) for the words, on the lines of _SearchTextLine.
+    lookup's LIKE (with its escaping) for the words, on the folded names' own columns (a card
+    without a Japanese name has "" there, which holds no word and is no phrase).
     """
 
     output_field = IntegerField()
 
     def __init__(self, phrase: str, words: tuple[str, ...]) -> None:
         self.phrase, self.words = phrase, words
-        super().__init__(F("search_text"), F("name_ja"))
+        super().__init__(F("search_name"), F("search_name_ja"))
 
     def as_sql(self, compiler: Any, connection: Any, **extra_context: Any) -> tuple[str, list[Any]]:
-        (text, text_params), (name_ja, ja_params) = (compiler.compile(e) for e in self.get_source_expressions())
-        if text_params or ja_params:  # columns compile to names; repeating them must not repeat parameters
-            raise ValueError((text_params, ja_params))
-        en, ja = (_search_text_line(text, n, connection.vendor) for n in (1, 2))
+        (en, en_params), (ja, ja_params) = (compiler.compile(e) for e in self.get_source_expressions())
+        if en_params or ja_params:  # columns compile to names; repeating them must not repeat parameters
+            raise ValueError((en_params, ja_params))
         like = connection.operators["contains"]
-        has_ja = f"{name_ja} <> ''"
-        names_hold = " AND ".join(f"({en} {like} OR ({has_ja} AND {ja} {like}))" for _ in self.words)
-        sql = f"CASE WHEN ({en} = %s OR ({has_ja} AND {ja} = %s)) THEN 0 WHEN ({names_hold}) THEN 1 ELSE 2 END"
+        names_hold = " AND ".join(f"({en} {like} OR {ja} {like})" for _ in self.words)
+        sql = f"CASE WHEN ({en} = %s OR {ja} = %s) THEN 0 WHEN ({names_hold}) THEN 1 ELSE 2 END"
         patterns = [f"%{connection.ops.prep_for_like_query(word)}%" for word in self.words]
         return sql, [self.phrase, self.phrase, *(p for pattern in patterns for p in (pattern, pattern))]
-
-
-def _search_text_line(column: str, number: int, vendor: str) -> str:
-    """_SearchTextLine's SQL for an already compiled column."""
-    if vendor == "postgresql":
-        return f"split_part({column}, chr(10), {number})"
-    padded = f"({column} || char(10, 10))"
-    first_break = f"instr({padded}, char(10))"
-    if number == 1:
-        return f"substr({padded}, 1, {first_break} - 1)"
-    rest = f"substr({padded}, {first_break} + 1)"
-    return f"substr({rest}, 1, instr({rest}, char(10)) - 1)"
 
 
 def card_search_order(terms: tuple[Term, ...]) -> list[Expression | str]:

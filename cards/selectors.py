@@ -21,6 +21,7 @@ from .catalog import catalog_memory
 from .game_search import game_query_parse, game_search_condition, game_type_term
 from .games import UnknownGameError, default_game, default_game_slug, game_get
 from .models import (
+    SEARCH_COLUMNS,
     Attribute,
     Card,
     Erratum,
@@ -28,7 +29,7 @@ from .models import (
     ImportJob,
     Printing,
 )
-from .search import CardQuery, QueryError, parse_card_query
+from .search import CardQuery, QueryError, Term, parse_card_query
 from .search_queries import card_filter_terms, card_search_condition, card_search_order
 
 
@@ -185,8 +186,13 @@ def card_search(
     legend: bool | None = None,
     set_code: str | None = None,
     game: str | None = None,
+    count_cap: int | None = None,
 ) -> CardSearchResult:
     """Cards matching the search box's text and the browser's filters, best first; never raises on bad input.
+
+    The total is counted up to `count_cap` matches (CARD_SEARCH_COUNT_CAP when None); with a cap
+    no further than this page, as the editor's browser asks (0), no count at all: the page is
+    fetched with one card more, which tells whether there are more.
 
     1. Parse the text (cards.search); the filters become more terms, ANDed with the text's.
     2. Resolve faction, attribute and set values to rows (one small query each, only when used).
@@ -207,11 +213,15 @@ def card_search(
     except UnknownGameError as exc:
         return CardSearchResult(cards=[], total=0, error=str(exc))
     if not chosen.default:
-        return game_card_search(game=chosen, query=query, filters=filters, limit=limit, offset=offset)
-    return _card_search_default_game(query=query, filters=filters, limit=limit, offset=offset)
+        return game_card_search(
+            game=chosen, query=query, filters=filters, limit=limit, offset=offset, count_cap=count_cap
+        )
+    return _card_search_default_game(query=query, filters=filters, limit=limit, offset=offset, count_cap=count_cap)
 
 
-def _card_search_default_game(*, query: str, filters: dict[str, Any], limit: int, offset: int) -> CardSearchResult:
+def _card_search_default_game(
+    *, query: str, filters: dict[str, Any], limit: int, offset: int, count_cap: int | None
+) -> CardSearchResult:
     try:
         parsed = parse_card_query(query)
     except QueryError as exc:
@@ -223,19 +233,19 @@ def _card_search_default_game(*, query: str, filters: dict[str, Any], limit: int
         return CardSearchResult(cards=[], total=0, error=exc.message, query=parsed, error_position=exc.position)
     limit = max(0, min(limit, CARD_SEARCH_MAX_LIMIT))
     offset = max(0, offset)
-    # The page with every card's facts (no prefetches, no Faction instances: card_facts(card).faction);
-    # search_text is for matching, not showing.
-    cards = list(
-        with_card_facts(Card.objects.defer("search_text"))
-        .filter(condition)
-        .order_by(*card_search_order(terms))[offset : offset + limit]
-    )
-    total, capped = _card_search_total(condition, cards=len(cards), limit=limit, offset=offset)
+    cap = CARD_SEARCH_COUNT_CAP if count_cap is None else count_cap
+    cards, total, capped = _card_search_page(condition, terms, limit=limit, offset=offset, cap=cap)
     return CardSearchResult(cards=cards, total=total, query=parsed, total_capped=capped)
 
 
 def game_card_search(
-    *, game: GameDefinition, query: str, filters: dict[str, Any], limit: int = 60, offset: int = 0
+    *,
+    game: GameDefinition,
+    query: str,
+    filters: dict[str, Any],
+    limit: int = 60,
+    offset: int = 0,
+    count_cap: int | None = None,
 ) -> CardSearchResult:
     """card_search for a game besides the default one: its own fields (cards.game_search); by name.
 
@@ -253,9 +263,10 @@ def game_card_search(
     limit = max(0, min(limit, CARD_SEARCH_MAX_LIMIT))
     offset = max(0, offset)
     cards = list(
-        with_card_facts(Card.objects.defer("search_text")).filter(condition).order_by("name")[offset : offset + limit]
+        with_card_facts(Card.objects.defer(*SEARCH_COLUMNS)).filter(condition).order_by("name")[offset : offset + limit]
     )
-    total, capped = _card_search_total(condition, cards=len(cards), limit=limit, offset=offset)
+    cap = CARD_SEARCH_COUNT_CAP if count_cap is None else count_cap
+    total, capped = _card_search_total(condition, cards=len(cards), limit=limit, offset=offset, cap=cap)
     return CardSearchResult(cards=cards, total=total, total_capped=capped)
 
 
@@ -267,14 +278,47 @@ def card_search_filter(cards: QuerySet[Card], *, query: str, game: str) -> Query
     return cards.filter(game_search_condition(chosen, game_query_parse(chosen, query)))
 
 
-def _card_search_total(condition: Q, *, cards: int, limit: int, offset: int) -> tuple[int, bool]:
+def _card_search_page(
+    condition: Q, terms: tuple[Term, ...], *, limit: int, offset: int, cap: int
+) -> tuple[list[Card], int, bool]:
+    """The page's cards, the total and whether it is capped; with a cap no further than the page, one
+    card more is fetched instead of counting (it says whether there are more)."""
+    peek = 1 if cap <= offset + limit else 0
+    # The page's ids, in order; the cards themselves from the catalog memory (_cards_remembered).
+    ids = list(
+        Card.objects.filter(condition)
+        .order_by(*card_search_order(terms))
+        .values_list("pk", flat=True)[offset : offset + limit + peek]
+    )
+    cards = _cards_remembered(ids)
+    if peek:
+        more = len(cards) > limit
+        return cards[:limit], offset + (limit if more else len(cards)), more
+    return cards, *_card_search_total(condition, cards=len(cards), limit=limit, offset=offset, cap=cap)
+
+
+def _cards_remembered(ids: list[int]) -> list[Card]:
+    """The cards of these ids with their facts (with_card_facts), in that order, from the catalog memory:
+    a search's results are the same few thousand cards again and again, and building them cost as
+    much as the rest of a search. Those not remembered yet are read in one query (no prefetches, no
+    Faction instances: card_facts(card).faction); the search columns are for matching, not showing.
+    """
+    memory = catalog_memory()
+    missing = [pk for pk in ids if pk not in memory.cards]
+    if missing:
+        for card in with_card_facts(Card.objects.defer(*SEARCH_COLUMNS)).filter(pk__in=missing):
+            memory.cards[card.pk] = card
+    return [memory.cards[pk] for pk in ids if pk in memory.cards]
+
+
+def _card_search_total(condition: Q, *, cards: int, limit: int, offset: int, cap: int) -> tuple[int, bool]:
     """The number of matches and whether it is capped (a lower bound), counting only when the page cannot tell."""
     if cards < limit and (cards or offset == 0):
         # A short page is the last one: the total is known without counting.
         return offset + cards, False
     # Count no further than the cap (or than this page, for a page past it): the database
     # stops at the bound instead of visiting every match.
-    bound = max(CARD_SEARCH_COUNT_CAP, offset + limit)
+    bound = max(cap, offset + limit)
     total = Card.objects.filter(condition)[: bound + 1].count()
     if total > bound:
         return bound, True

@@ -19,7 +19,6 @@ from gatesite.iterables import chunks
 
 from .catalog import catalog_version_bump
 from .faction_names import faction_names_known
-from .folding import card_search_text
 from .import_plan import (
     BATCH_SIZE,
     ERRATA_FIELDS,
@@ -34,7 +33,7 @@ from .import_plan import (
 )
 from .importers.parsing import parse_card_file
 from .importers.records import RULES_FIELDS, CardRecord, ImportFileError, ParsedFile, RowError
-from .models import Attribute, Card, CardSet, Erratum, Faction, Printing
+from .models import SEARCH_COLUMNS, Attribute, Card, CardSet, Erratum, Faction, Printing, card_search_columns
 from .signals import cards_changed_send_on_commit
 
 # pg_advisory_xact_lock key held by every catalog import while it writes ("gate").
@@ -248,11 +247,11 @@ def _cards_upsert(plan: CatalogPlan) -> None:
     for name in plan.cards_new:
         record = plan.cards[name]
         faction_id = plan.faction_ids[record.faction] if record.faction else None
-        search_text = card_search_text(name=name, name_ja=record.name_ja, text=record.text)
+        search = card_search_columns(name=name, name_ja=record.name_ja, text=record.text)
         values = (dict(record.fields) if f == "fields" else getattr(record, f) for f in _CARD_FIELDS)
-        new_cards.append((name, faction_id, *values, search_text))
+        new_cards.append((name, faction_id, *values, *search.values()))
     plan.card_ids.update(
-        _insert_rows(Card, ("name", "faction_id", *_CARD_FIELDS, "search_text"), new_cards, key="name")
+        _insert_rows(Card, ("name", "faction_id", *_CARD_FIELDS, *SEARCH_COLUMNS), new_cards, key="name")
     )
     links = [
         (plan.card_ids[name], plan.attribute_ids[attribute])
@@ -275,7 +274,7 @@ def _cards_upsert(plan: CatalogPlan) -> None:
             changed.append(card)
             changed_fields |= fields
     if changed:
-        Card.objects.bulk_update(changed, [*sorted(changed_fields), "search_text"], batch_size=BATCH_SIZE)
+        Card.objects.bulk_update(changed, [*sorted(changed_fields), *SEARCH_COLUMNS], batch_size=BATCH_SIZE)
     # A changed card's links are replaced whole: fewer queries than diffing pairs.
     for chunk in chunks(relink, BATCH_SIZE):
         link_model.objects.filter(card_id__in=chunk).delete()
@@ -346,7 +345,8 @@ def _card_fill(card: Card, record: CardRecord, faction_ids: dict[str, int]) -> N
             value = getattr(record, name)
             setattr(card, name, dict(value) if name == "fields" else value)
     card.faction_id = faction_ids[record.faction] if record.faction else None
-    card.search_text = card_search_text(name=card.name, name_ja=card.name_ja, text=card.text)
+    for column, value in card_search_columns(name=card.name, name_ja=card.name_ja, text=card.text).items():
+        setattr(card, column, value)
 
 
 def _insert_rows(

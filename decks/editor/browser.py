@@ -11,7 +11,7 @@ from django.utils.translation import gettext
 from cards.models import Card
 from cards.selectors import card_facts
 from decks.drafts import MAX_ALSO, card_facts_by_number
-from decks.rules.hints import addition_blockers, natural_section
+from decks.rules.hints import Additions, natural_section
 from decks.rules.ruleset import RulesInForce
 from decks.rules.types import CardFacts
 from decks.wording import game_name
@@ -88,7 +88,7 @@ class BrowserRow(CardHint):
 @dataclass(frozen=True)
 class CardBrowserPage:
     rows: list[BrowserRow]
-    # The number of matches; a lower bound when total_capped (cards.selectors.CARD_SEARCH_COUNT_CAP).
+    # The number of matches; a lower bound when total_capped (more than this page: not counted).
     total: int
     offset: int
     limit: int
@@ -97,7 +97,7 @@ class CardBrowserPage:
 
     @property
     def total_label(self) -> str:
-        """The number of matches as shown: "17" or, past the count's cap, "1000+"."""
+        """The number of matches as shown: "17", or "30+" when there is a next page (never counted)."""
         return f"{self.total}+" if self.total_capped else str(self.total)
 
     @property
@@ -140,13 +140,15 @@ def deck_card_browser(
     """One page of card search results, each with its add-ability hints against the deck.
 
     `filters` are card_search's (faction, type, level_min, level_max, attribute, cnt, legend,
-    set_code). The hints judge the deck once and each result once more (~30 µs each).
+    set_code). The hints count the deck once and test each result against that count.
     """
     from cards.selectors import card_search
 
-    result = card_search(query=query, limit=limit, offset=offset, **filters)
+    # No count: the browser says "30+" and offers the next page when the page plus one card says there is one.
+    result = card_search(query=query, limit=limit, offset=offset, count_cap=0, **filters)
     in_main = {e.card.name: e.printing for e in state.judgement.deck.main}
     over = _over_limit(state)
+    additions = _additions(state)
     rows = []
     for card in result.cards:
         facts = card_facts(card)
@@ -157,7 +159,7 @@ def deck_card_browser(
             BrowserRow(
                 number=number,
                 in_deck=state.copies.get(facts.name, 0),
-                blockers=_blockers(state, facts, number),
+                blockers=additions.blockers(facts, number),
                 over_limit=facts.name in over,
                 card=card,
                 facts=facts,
@@ -173,26 +175,28 @@ def _over_limit(state: DeckEditorState) -> set[str]:
     return {name for v in state.report.violations if v.rule == "max_copies" for name in v.cards}
 
 
-def _blockers(state: DeckEditorState, facts: CardFacts, number: str) -> list[str]:
-    return addition_blockers(state.judgement.deck, state.rules, facts, number, report=state.report)
+def _additions(state: DeckEditorState) -> Additions:
+    """The deck counted once, each shown card then tested against that count (decks.rules.hints)."""
+    return Additions.of(state.judgement.deck, state.rules, state.report)
 
 
 def deck_card_hints(*, state: DeckEditorState, numbers: Sequence[str]) -> list[CardHint]:
     """Fresh add-ability hints for printings the browser shows (after a change to the deck).
 
     Cheaper than searching again: the printings' facts in one flat query (none when the state
-    was made with them, deck_editor_state(also=...)), then one judgement per card. Unknown
-    numbers are skipped; at most MAX_ALSO are judged.
+    was made with them, deck_editor_state(also=...)), then each card tested against the deck counted once. Unknown
+    numbers are skipped; at most MAX_ALSO are tested.
     """
     numbers = list(dict.fromkeys(numbers))[:MAX_ALSO]
     known = state.judgement.facts
     facts = {**card_facts_by_number(n for n in numbers if n not in known), **known}
     over = _over_limit(state)
+    additions = _additions(state)
     return [
         CardHint(
             number,
             state.copies.get(facts[number].name, 0),
-            _blockers(state, facts[number], number),
+            additions.blockers(facts[number], number),
             over_limit=facts[number].name in over,
         )
         for number in numbers

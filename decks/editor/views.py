@@ -3,9 +3,9 @@
 Two editors share one page template: /decks/new/ edits the session's draft (anyone, no
 account needed) and /decks/<public_id>/edit/ edits a saved deck (its owner only; every
 change saves at once, refused with 409 when based on an old version). A change is a POST:
-htmx gets `decks/editor/editor.html#after-change` (the deck and every region that depends on
-it) and a `deckChanged` event for the panels that follow the deck (the draw odds); a plain
-form post is redirected back to the page.
+htmx gets `decks/editor/editor.html#after-change`, the deck and every region that depends on
+it, the draw odds included (out of band: one request per click); a plain form post is
+redirected back to the page.
 """
 
 from __future__ import annotations
@@ -22,17 +22,18 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import reswap, retarget, trigger_client_event
+from django_htmx.http import reswap, retarget
 
 from decks.drafts import deck_draft_new, deck_draft_of
 from decks.models import Deck, DeckDraft
+from decks.odds.panel import odds_panel_context
 from decks.selectors import deck_get_for_owner
 from decks.services import StaleDeck, deck_create_from_draft, deck_delete
 from gatesite.errors import ApplicationError
 
 from .browser import deck_card_browser, deck_card_hints
 from .forms import CardFilterForm, DeckChangeForm, DeckSaveForm
-from .services import RULES_ACTIONS, editor_deck_change, editor_draft_change
+from .services import RENAME, RULES_ACTIONS, editor_deck_change, editor_draft_change
 from .session import SESSION_DRAFT, SESSION_PENDING_SAVE, session_draft
 from .state import DeckEditorState, card_filter_choices, deck_editor_state, deck_rules_options
 
@@ -86,6 +87,7 @@ def _editor_page(
 ) -> HttpResponse:
     context = _context(state=state, deck=deck, filters=CardFilterForm(request.GET), rules_changed=True)
     context.update(filter_choices=card_filter_choices(), conflict=conflict, full_page=True)
+    context.update(odds_panel_context(draft=state.draft, params=QueryDict(), judgement=state.judgement))
     return render(request, TEMPLATE, context, status=status)
 
 
@@ -167,7 +169,7 @@ def _shown(request: HttpRequest, form: DeckChangeForm) -> list[str]:
 def _changed(request: HttpRequest, *, state: DeckEditorState, deck: Deck | None, action: str) -> HttpResponse:
     if not request.htmx:
         return redirect(_back_url(request, deck))
-    # htmx sends the browser's search and the printings it shows along (hx-include).
+    # htmx sends the browser's search, the printings it shows and the draw odds' choices along (hx-include).
     filters = CardFilterForm(request.POST)
     if action in RULES_ACTIONS:
         # New rules can change which printing a result adds: search again and redraw the results.
@@ -182,8 +184,12 @@ def _changed(request: HttpRequest, *, state: DeckEditorState, deck: Deck | None,
             "hints": deck_card_hints(state=state, numbers=request.POST.get("shown", "").split()),
             "rules_changed": False,
         }
-    # The draw odds (decks/_odds.html) listen for this and ask again.
-    return trigger_client_event(render(request, f"{TEMPLATE}#after-change", context), "deckChanged")
+    context["header_changed"] = action in RULES_ACTIONS or action == RENAME
+    if request.POST.get("odds_key") != state.draft.odds_key():
+        # The draw odds follow the deck in this same answer (out of band), judged by the change's judgement;
+        # the page's panel says which deck it shows (odds_key), so an unchanged one is not sent again.
+        context.update(odds_panel_context(draft=state.draft, params=request.POST, judgement=state.judgement))
+    return render(request, f"{TEMPLATE}#after-change", context)
 
 
 def _back_url(request: HttpRequest, deck: Deck | None) -> str:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
+from cards.catalog import catalog_remembered
 from cards.models import RulerRevision
 from decks.drafts import DraftJudgement, deck_draft_judge
 from decks.models import DeckDraft
@@ -34,15 +35,23 @@ class DeckDrawOdds:
 
 
 def deck_draw_odds(
-    *, draft: DeckDraft, group: str = "", picked: Sequence[str] = (), k: int = 1, today: date | None = None
+    *,
+    draft: DeckDraft,
+    group: str = "",
+    picked: Sequence[str] = (),
+    k: int = 1,
+    today: date | None = None,
+    judgement: DraftJudgement | None = None,
 ) -> DeckDrawOdds:
     """The odds of having seen at least k cards of a group by turns 1..6 (see decks.rules.odds).
 
     `group` is a key of decks.rules.odds.deck_groups, or "picked" for the `picked` card names;
     an unknown key (a card since removed) falls back to the first group. k is kept within
-    1..the group's copies. 3-4 queries: the draft's judgement and the rulers' revisions.
+    1..the group's copies. Given the draft's `judgement` (the editor's change has just made it),
+    no query; else the judgement's 3-4. The rulers' revisions come from the catalog memory.
     """
-    judgement = deck_draft_judge(draft=draft, today=today)
+    if judgement is None:
+        judgement = deck_draft_judge(draft=draft, today=today)
     try:
         pattern = odds.draw_pattern(judgement.choice.rules.profile)
     except RulesDataError as exc:
@@ -72,7 +81,15 @@ def deck_draw_odds(
 
 
 def rulers_with_first_turn_exception(*, on: date) -> list[str]:
-    """Rulers whose revision in force on a date sees a different number of cards on the game's first turn."""
+    """Rulers whose revision in force on a date sees a different number of cards on the game's first turn.
+
+    Remembered per date with the catalog (cards.catalog): every odds panel asks it, and only a
+    rules import changes it.
+    """
+    return list(catalog_remembered(("first-turn-rulers", on), lambda: _first_turn_rulers(on)))
+
+
+def _first_turn_rulers(on: date) -> tuple[str, ...]:
     latest: dict[int, RulerRevision] = {}
     for revision in RulerRevision.objects.filter(effective_from__lte=on).select_related("ruler"):
         if revision.ruler_id not in latest or revision.effective_from > latest[revision.ruler_id].effective_from:
@@ -85,4 +102,4 @@ def rulers_with_first_turn_exception(*, on: date) -> list[str]:
             continue  # a broken revision says nothing about turns; the deck's own rules report it
         if differs:
             names.append(str(revision.ruler))
-    return names
+    return tuple(names)

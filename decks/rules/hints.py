@@ -13,17 +13,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .engine import validate_deck
-from .registry import rule_get
+from .registry import RULES, rule_get
 from .rule_hints import Addition
 from .ruleset import RulesInForce
-from .types import ENERGY, MAIN, RESOURCES, UNIT, CardFacts, DeckEntry, DeckSnapshot, Report
+from .tally import Tally, with_one_more
+from .types import ENERGY, MAIN, RESOURCES, UNIT, CardFacts, DeckSnapshot, Report
 
 __all__ = [
     "MAIN",
     "RESOURCES",
+    "Additions",
     "AttributeProposal",
     "addition_blockers",
+    "judge_tally",
     "natural_section",
     "propose_attribute",
     "with_one_more",
@@ -35,11 +37,47 @@ def natural_section(card: CardFacts) -> str:
     return RESOURCES if card.type == ENERGY else MAIN
 
 
-def with_one_more(deck: DeckSnapshot, card: CardFacts, printing: str | None, section: str) -> DeckSnapshot:
-    entry = DeckEntry(card, 1, printing)
-    if section == RESOURCES:
-        return DeckSnapshot(deck.main, (*deck.resources, entry), deck.attribute)
-    return DeckSnapshot((*deck.main, entry), deck.resources, deck.attribute)
+def judge_tally(tally: Tally, rules: RulesInForce) -> Report:
+    """validate_deck for a deck already counted (engine.validate_deck counts, then does this)."""
+    violations = [violation for rule in RULES for violation in rule.check(tally, rules)]
+    return Report(tuple(violations), tally.summary(), rules)
+
+
+@dataclass(frozen=True, slots=True)
+class Additions:
+    """A deck counted and judged once, against which many cards are tested one more copy at a time.
+
+    The card browser asks this of every result shown after every change: each card's test
+    derives the deck's tally with one more copy (Tally.plus_one) instead of counting the whole
+    deck again, then runs the rules on it; the answers are addition_blockers' own.
+    """
+
+    rules: RulesInForce
+    tally: Tally
+    report: Report
+
+    @classmethod
+    def of(cls, deck: DeckSnapshot, rules: RulesInForce, report: Report | None = None) -> Additions:
+        tally = Tally.of(deck, rules)
+        return cls(rules, tally, report if report is not None else judge_tally(tally, rules))
+
+    def blockers(self, card: CardFacts, printing: str | None, section: str | None = None) -> list[str]:
+        """Why one more copy of `card` (as `printing`, if named) cannot be added; [] if it can."""
+        section = section or natural_section(card)
+        before, deck = self.report, self.tally.deck
+        after = judge_tally(self.tally.plus_one(card, printing, section, self.rules), self.rules)
+        addition = Addition(deck, self.rules, card, printing, section, before.summary, after.summary)
+        reasons: list[str] = []
+        for violation in after.violations:
+            rule = rule_get(violation.rule)
+            if rule is None or rule.hint is None:
+                # A rule without a hint yet: blame the copy if the violation is new.
+                reason = None if violation in before.violations else violation.message
+            else:
+                reason = rule.hint(card.name in violation.cards, addition)
+            if reason and reason not in reasons:
+                reasons.append(reason)
+        return reasons
 
 
 def addition_blockers(
@@ -53,24 +91,10 @@ def addition_blockers(
 ) -> list[str]:
     """Why one more copy of `card` (as `printing`, if named) cannot be added; [] if it can.
 
-    `section` defaults to where the card naturally goes (natural_section). Pass the deck's
-    own `report` when judging many cards against one deck: it is then computed once.
+    `section` defaults to where the card naturally goes (natural_section). To test many cards
+    against one deck, use Additions.of(deck, rules).blockers: the deck is then counted once.
     """
-    section = section or natural_section(card)
-    before = report if report is not None else validate_deck(deck, rules)
-    after = validate_deck(with_one_more(deck, card, printing, section), rules)
-    addition = Addition(deck, rules, card, printing, section, before.summary, after.summary)
-    reasons: list[str] = []
-    for violation in after.violations:
-        rule = rule_get(violation.rule)
-        if rule is None or rule.hint is None:
-            # A rule without a hint yet: blame the copy if the violation is new.
-            reason = None if violation in before.violations else violation.message
-        else:
-            reason = rule.hint(card.name in violation.cards, addition)
-        if reason and reason not in reasons:
-            reasons.append(reason)
-    return reasons
+    return Additions.of(deck, rules, report).blockers(card, printing, section)
 
 
 @dataclass(frozen=True, slots=True)

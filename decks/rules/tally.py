@@ -5,7 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .ruleset import RulesInForce
-from .types import CardFacts, DeckSnapshot, Summary
+from .types import RESOURCES, CardFacts, DeckEntry, DeckSnapshot, Summary
+
+
+def with_one_more(deck: DeckSnapshot, card: CardFacts, printing: str | None, section: str) -> DeckSnapshot:
+    """The deck with one more copy of a card, as a new line at the end of `section` (main or resources)."""
+    entry = DeckEntry(card, 1, printing)
+    if section == RESOURCES:
+        return DeckSnapshot(deck.main, (*deck.resources, entry), deck.attribute)
+    return DeckSnapshot((*deck.main, entry), deck.resources, deck.attribute)
 
 
 @dataclass(slots=True)
@@ -55,6 +63,30 @@ class Tally:
                 faction_counts[card.faction] = faction_counts.get(card.faction, 0) + count
         resources = sum(entry.count for entry in deck.resources)
         return cls(deck, cards, counts, printings, size, level, cnt, resources, faction_counts)
+
+    def plus_one(self, card: CardFacts, printing: str | None, section: str, rules: RulesInForce | None) -> Tally:
+        """The tally of with_one_more(deck, …) without counting the deck again (the browser's hints
+        test ~30 cards against one deck per change). Equal to Tally.of of that deck, field for field:
+        only the counters the new copy moves are copied and changed; the rest are shared (never mutated).
+        """
+        deck = with_one_more(self.deck, card, printing, section)
+        if section == RESOURCES:
+            return Tally(
+                deck, self.cards, self.counts, self.printings, self.size, self.level, self.cnt,
+                self.resources + 1, self.faction_counts,
+            )  # fmt: skip
+        name = card.name
+        cards = self.cards if name in self.cards else {**self.cards, name: card}
+        counts = {**self.counts, name: self.counts.get(name, 0) + 1}
+        printings = self.printings
+        if rules is None or rules.deck.card_pool is not None:
+            printings = {**printings, name: {*printings.get(name, ()), printing}}
+        factions = self.faction_counts
+        if card.faction is not None:
+            factions = {**factions, card.faction: factions.get(card.faction, 0) + 1}
+        level = self.level + (card.level or 0)
+        cnt = self.cnt + (1 if card.cnt else 0)
+        return Tally(deck, cards, counts, printings, self.size + 1, level, cnt, self.resources, factions)
 
     def summary(self) -> Summary:
         """The deck's totals, as a report carries them."""

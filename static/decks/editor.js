@@ -2,8 +2,8 @@
 // The page works without this file (plain forms). htmx does the rest (templates/decks/editor/editor.html):
 // changes pressed while one is on its way are queued (hx-sync on #change-form), the search and shown
 // printings go along (hx-include), 409/422 answers are shown (the htmx-config meta), the focus
-// comes back to the card redrawn under the same id, and the draw odds follow the server's
-// deckChanged event (decks/_odds.html).
+// comes back to the card redrawn under the same id, and the draw odds come redrawn in the change's
+// own answer (out of band, decks/_odds.html).
 (function () {
   "use strict";
 

@@ -77,3 +77,11 @@ def test_it_lists_cards_in_a_bounded_number_of_queries(client, catalog, django_a
 
 def test_it_refuses_an_unknown_type(client, catalog):
     assert client.get("/api/v1/cards/", {"type": "ruler"}).status_code == 400
+
+
+def test_it_refuses_an_empty_type(client, catalog):
+    # The schema lists four types; an empty one is none of them (Schemathesis found it answered 200).
+    response = client.get("/api/v1/cards/", {"type": ""})
+
+    assert response.status_code == 400
+    assert response.json()["type"] == ["Select a valid choice. An empty value is not one of the available choices."]

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import pytest
+from django.core.signals import request_started
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -267,6 +268,8 @@ def test_the_result_carries_the_parsed_query(catalog):
 
 
 def test_the_query_count_does_not_grow_with_the_results(django_assert_max_num_queries):
+    # As in a view: the catalog's version is read once per request (cards.catalog), not per look-up.
+    request_started.send(sender=None)
     knight, dragon = AttributeFactory(name="Knight"), AttributeFactory(name="Dragon")
     faction, card_set = FactionFactory(name="Volnar"), CardSetFactory(code="PS01")
     for n in range(40):
@@ -274,7 +277,7 @@ def test_the_query_count_does_not_grow_with_the_results(django_assert_max_num_qu
         PrintingFactory(card=card, card_set=card_set)
         PrintingFactory(card=card, card_set=CardSetFactory(code=f"X{n:02d}"))
 
-    # Page, its two prefetches and the count.
+    # The catalog's version, the page's ids, its cards with their facts and the count.
     with django_assert_max_num_queries(4):
         result = card_search(query="dragon knight", limit=30)
         facts = [card_facts(card) for card in result.cards]
@@ -282,7 +285,7 @@ def test_the_query_count_does_not_grow_with_the_results(django_assert_max_num_qu
     assert facts[0].attributes == {"Dragon", "Knight"}
     assert len(facts[0].collector_numbers) == 2
 
-    # Plus one look-up each for factions, attributes and sets.
+    # Plus one look-up each for factions, attributes and sets (then remembered with the catalog).
     with django_assert_max_num_queries(7):
         result = card_search(query="dragon f:vol a:knight set:ps01 lv<=3 -legend", limit=30)
         facts = [card_facts(card) for card in result.cards]

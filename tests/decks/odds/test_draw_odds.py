@@ -34,12 +34,14 @@ def exact(html: str, turn: int) -> tuple[Fraction, Fraction]:
     return Fraction(int(first[0]), int(first[1])), Fraction(int(second[0]), int(second[1]))
 
 
-def test_it_loads_lazily_in_the_editor(client, deck_catalog):
+def test_the_editor_draws_it_with_the_page(client, deck_catalog):
+    use_draft(client, DeckDraft(ruler="apprentice", main=legal_apprentice_main()))
     html = client.get("/decks/new/").content.decode()
     panel = html[html.index('id="draw-odds"') :]
-    assert f'hx-get="{ODDS}"' in panel[:400]
-    assert "deckChanged from:body" in panel[:400]  # the event the editor's changes send (HX-Trigger)
-    assert f'<a href="{ODDS}">' in panel  # and a real link without JavaScript
+    assert f'hx-get="{ODDS}"' in panel[:400]  # asked again only when its own choices change
+    assert 'hx-trigger="change"' in panel[:400]
+    assert 'data-testid="odds-table"' in panel  # no second request for it on load
+    assert f'action="{ODDS}"' in panel  # and a real form without JavaScript
 
 
 def test_it_gives_htmx_the_panel_with_apprentice_odds(client, deck_catalog):

@@ -58,10 +58,11 @@ def test_the_editor_offers_the_form_and_the_deck_page_link(client, deck, user):
     editor = reverse("decks:edit", args=[deck.public_id])
 
     html = client.get(editor).content.decode()
-    # A change redraws the header from the change URL: the form still comes back to the editor page.
+    # A rename redraws the header from the change URL (a card change only its save status): the
+    # form still comes back to the editor page.
     change = client.post(
         reverse("decks:change", args=[deck.public_id]),
-        {"op": "add main TS-002", "base_version": deck.version},
+        {"action": "rename", "name": deck.name, "base_version": deck.version},
         headers={"HX-Request": "true"},
     ).content.decode()
 

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from decks.editor.browser import deck_card_browser
 from decks.editor.state import deck_editor_state
@@ -74,3 +76,19 @@ def test_a_capped_count_shows_as_a_lower_bound_and_still_pages(deck_catalog, mon
 
     assert (first.total_label, first.next_offset) == ("4+", 4)
     assert (exact.total_label, exact.next_offset) == ("13", None)
+
+
+def test_it_fetches_one_card_more_than_the_page_instead_of_counting(deck_catalog):
+    state = deck_editor_state(draft=DeckDraft(ruler="apprentice"))
+    deck_card_browser(state=state, query="", limit=4)  # the catalog memory filled
+
+    with CaptureQueriesContext(connection) as queries:
+        first = deck_card_browser(state=state, query="", limit=4)
+
+    # The page's ids (the cards and their facts are remembered) and the catalog's version; no COUNT.
+    assert len(queries.captured_queries) == 2
+    assert not any("COUNT(" in q["sql"].upper() for q in queries.captured_queries)
+    last = deck_card_browser(state=state, query="squire", faction="volnar", level_max=1, limit=13)
+
+    assert (len(first.rows), first.total_label, first.next_offset) == (4, "4+", 4)
+    assert (len(last.rows), last.total_label, last.next_offset) == (13, "13", None)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
@@ -86,13 +85,66 @@ def test_it_answers_htmx_with_fragments_only(client, deck_catalog):
     assert re.search(r'id="why-TS-001" data-addable="true" hx-swap-oob="true"><span class="in-deck">1 in deck', html)
 
 
-def test_a_change_tells_the_panels_that_follow_the_deck(client, deck_catalog):
-    # The draw odds listen for deckChanged (templates/decks/_odds.html); a refused change sends none.
-    assert json.loads(add(client, "TS-001")["HX-Trigger"]) == {"deckChanged": {}}
+def test_a_change_answers_with_the_draw_odds_in_the_same_response(client, deck_catalog):
+    # One request per click: the odds come out of band, for the choices the panel sends along.
+    add(client, "TS-001")
+    html = add(client, "TS-001", group="card:Ember Squire 1", k="2").content.decode()
+
+    panel = re.search(r'<section id="draw-odds"[^>]*>', html).group(0)
+    assert 'hx-swap-oob="true"' in panel
+    assert 'data-testid="draw-odds"' in panel
+    assert "deckChanged" not in html
+    assert re.search(r'<option value="card:Ember Squire 1" selected>', html)
+    assert re.search(r'<option value="2" selected>2</option>', html)
+    assert 'data-testid="odds-table"' in html
+
+
+def test_the_odds_are_not_sent_again_when_the_change_leaves_them_as_they_are(client, deck_catalog):
+    first = add(client, "TS-001").content.decode()
+    key = re.search(r'name="odds_key" value="([^"]+)"', first).group(1)
+
+    # The considering board is not in the deck: the odds the page shows still hold.
+    considered = add(client, "TS-002", section="considering", odds_key=key).content.decode()
+    added = add(client, "TS-002", odds_key=key).content.decode()
+
+    assert 'id="draw-odds"' not in considered
+    assert 'id="considering"' in considered
+    assert 'id="draw-odds"' in added
+    assert re.search(r'name="odds_key" value="([^"]+)"', added).group(1) != key
+
+
+def test_a_card_change_redraws_the_save_status_and_a_rename_the_header(client, user, saved):
+    client.force_login(user)
+
+    card = add(client, "TS-001", url=edit_url(saved, "change"), base_version=1).content.decode()
+    renamed = client.post(
+        edit_url(saved, "change"), {"action": "rename", "name": "Lancers", "base_version": 2}, headers=HX
+    ).content.decode()
+
+    assert re.search(r'id="save-status"[^>]*hx-swap-oob="true"', card)
+    assert 'id="deck-header"' not in card
+    assert re.search(r'id="deck-header"[^>]*hx-swap-oob="true"', renamed)
+    assert 'data-testid="deck-name">Lancers<' in renamed
+
+
+def test_a_change_sends_no_event_for_a_second_request(client, deck_catalog):
+    assert "HX-Trigger" not in add(client, "TS-001")
 
     refused = client.post(CHANGE, {"op": "remove main TS-002"}, headers=HX)
     assert refused.status_code == 422
     assert "HX-Trigger" not in refused
+    assert 'id="draw-odds"' not in refused.content.decode()
+
+
+def test_the_editor_sends_the_odds_choices_with_every_change(client, deck_catalog):
+    html = client.get(NEW).content.decode()
+
+    editor = re.search(r'<div id="editor"[^>]*>', html).group(0)
+    assert "#draw-odds" in editor
+    # The panel is drawn with the page: no request of its own on load, none after a change.
+    panel = re.search(r'<section id="draw-odds"[^>]*>', html).group(0)
+    assert 'hx-trigger="change"' in panel
+    assert "load" not in panel
 
 
 def test_every_card_button_posts_the_one_change_form_that_htmx_queues(client, deck_catalog):

@@ -1,0 +1,109 @@
+"""The draw-odds panel's context (decks/_odds.html), for its own view and for the editor's answers.
+
+The editor draws the panel with its page and again, out of band, in the answer to each change
+(one request per click): it passes the judgement the change has just made, so the odds cost no
+query. The panel's choices (k, group, picked cards) come along with every change (the editor's
+hx-include names #draw-odds).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from django.http import QueryDict
+
+from decks.drafts import DraftJudgement
+from decks.models import DeckDraft
+from decks.wording import word
+from gatesite.errors import ApplicationError
+
+from .forms import MAX_PICKED, DrawOddsForm
+from .selectors import DeckDrawOdds, deck_draw_odds
+
+
+@dataclass(frozen=True, slots=True)
+class Chance:
+    """A probability as the panel shows it: a rounded percent, the exact fraction, a bar height.
+
+    Worked out once (Chance.of), not per template lookup: the panel is drawn with every change.
+    """
+
+    percent: str
+    exact: str
+    # The bar's height in percent, as CSS wants it whatever the locale.
+    height: str
+
+    @classmethod
+    def of(cls, p: Fraction) -> Chance:
+        value = float(p) * 100
+        return cls(_percent(p, value), f"{p.numerator}/{p.denominator}", f"{value:.2f}")
+
+
+def _percent(p: Fraction, value: float) -> str:
+    # Never round an uncertain chance to 0% or 100%.
+    if p in (0, 1):
+        return f"{int(p) * 100}%"
+    if value < 0.05:
+        return "<0.1%"
+    if value >= 99.95:
+        return ">99.9%"
+    return f"{value:.1f}%"
+
+
+@dataclass(frozen=True)
+class ChanceRow:
+    turn: int
+    seen_first: int
+    seen_second: int
+    first: Chance
+    second: Chance
+
+
+def _rows(odds: DeckDrawOdds) -> list[ChanceRow]:
+    return [ChanceRow(r.turn, r.seen_first, r.seen_second, Chance.of(r.first), Chance.of(r.second)) for r in odds.rows]
+
+
+@dataclass(frozen=True, slots=True)
+class GroupOption:
+    key: str
+    # "Label (count)", as the option shows it.
+    text: str
+    selected: bool
+
+
+def _group_options(odds: DeckDrawOdds) -> dict[str, list[GroupOption]]:
+    """The group picker's options, split into groups and single cards once (not two template loops over all)."""
+    chosen = odds.group.key if odds.group else None
+    options: dict[str, list[GroupOption]] = {"groups": [], "cards": []}
+    for g in odds.groups:
+        options["cards" if g.single_card else "groups"].append(
+            GroupOption(g.key, f"{word(g.label)} ({g.count})", g.key == chosen)
+        )
+    return options
+
+
+def odds_panel_context(
+    *, draft: DeckDraft, params: QueryDict, judgement: DraftJudgement | None = None
+) -> dict[str, Any]:
+    """What decks/_odds.html shows of a draft, for the group, k and cards asked in `params`."""
+    form = DrawOddsForm(params)
+    errors = []
+    if form.is_valid():
+        group, k = form.cleaned_data["group"], form.cleaned_data["k"] or 1
+    else:
+        errors = [f"{field}: {' '.join(messages)}" for field, messages in form.errors.items()]
+        group, k = "", 1
+    picked = [name[:200] for name in params.getlist("card")[:MAX_PICKED]]
+    context: dict[str, Any] = {"odds_errors": errors, "odds_loaded": True, "odds_draft": draft}
+    try:
+        odds = deck_draw_odds(draft=draft, group=group, picked=picked, k=k, judgement=judgement)
+    except ApplicationError as exc:
+        context["odds_errors"] = [*errors, exc.message]
+        context["odds"] = None
+    else:
+        most = min(odds.group.count, 10) if odds.group else 1
+        context.update(odds=odds, odds_rows=_rows(odds), k_choices=range(1, max(1, most) + 1))
+        context["odds_options"] = _group_options(odds)
+    return context

@@ -1,0 +1,74 @@
+"""What one editor change costs the server: its queries and its rendering, counted (never timed).
+
+The counts are the ones measured when issue 15 was done (docs/benchmarks.md, "Speed (issue 15)");
+a test fails when a change needs more. The draw odds come in the same answer with no query of
+their own (they reuse the change's judgement), and rows that did not change are not rendered again.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from decks.models import DeckDraft
+from decks.services import deck_create_from_draft
+from decks.templatetags import editor_partials
+from tests.decks.factories import legal_apprentice_main
+
+pytestmark = pytest.mark.django_db
+
+HX = {"HX-Request": "true"}
+SHOWN = " ".join(f"TS-{n:03d}" for n in range(1, 14))
+# A saved deck's change: the deck, session, user, its lines, the catalog token, then the save
+# (savepoint, version update, lines read and written, the version's snapshot, release).
+SAVED_CHANGE_QUERIES = 11
+# A draft's change: session, default ruler, the printing's existence, the catalog token, user, session saved.
+DRAFT_CHANGE_QUERIES = 8
+
+
+@pytest.fixture
+def saved(deck_catalog, user, client):
+    client.force_login(user)
+    return deck_create_from_draft(owner=user, draft=DeckDraft(ruler="apprentice", main=legal_apprentice_main()))
+
+
+def change(client, deck, op, version):
+    return client.post(
+        f"/decks/{deck.public_id}/change/", {"op": op, "base_version": version, "shown": SHOWN}, headers=HX
+    )
+
+
+def test_a_saved_decks_change_with_its_odds_and_hints_keeps_its_queries(client, saved, django_assert_max_num_queries):
+    change(client, saved, "remove main TS-001", saved.version)  # the catalog memory filled
+
+    with django_assert_max_num_queries(SAVED_CHANGE_QUERIES):
+        response = change(client, saved, "add main TS-001", saved.version + 1)
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert 'id="draw-odds"' in html
+    assert html.count('hx-swap-oob="true"') > 13  # the panels, the odds and the 13 hints
+
+
+def test_a_drafts_change_keeps_its_queries(client, deck_catalog, django_assert_max_num_queries):
+    client.post("/decks/new/change/", {"op": "add main TS-002", "shown": SHOWN}, headers=HX)
+
+    with django_assert_max_num_queries(DRAFT_CHANGE_QUERIES):
+        response = client.post("/decks/new/change/", {"op": "add main TS-001", "shown": SHOWN}, headers=HX)
+
+    assert response.status_code == 200
+    assert 'id="draw-odds"' in response.content.decode()
+
+
+def test_a_change_renders_only_the_rows_that_changed(client, saved, monkeypatch):
+    monkeypatch.setattr(editor_partials, "_rows", {})  # none of other tests' rows, never cleared midway
+    change(client, saved, "remove main TS-001", saved.version)
+    change(client, saved, "add main TS-001", saved.version + 1)  # every row of both states rendered once
+    rendered = len(editor_partials._rows)
+
+    change(client, saved, "remove main TS-001", saved.version + 2)
+
+    # The deck is as after the first change: its 13 lines and 13 hints are remembered, none drawn again.
+    assert len(editor_partials._rows) == rendered
+    change(client, saved, "remove main TS-002", saved.version + 3)
+    # One line (TS-002: 3 copies now) and its hint are new; the other 24 rows are not drawn again.
+    assert len(editor_partials._rows) == rendered + 2
