@@ -279,6 +279,13 @@ def _request_finished(**kwargs: Any) -> None:
     _local.token = None
 
 
+def catalog_request_start() -> None:
+    """Behave as at the start of a request (the catalog's version read once until it ends), as the
+    request_started signal does, without the signal's other receivers (Django closes the database
+    connection there, which a test inside its transaction cannot have)."""
+    _request_started()
+
+
 def catalog_request_reset() -> None:
     """Forget the request this thread was in. Servers always finish a request; a test client request
     whose view raised (or whose streaming body was never closed) sends no request_finished, and the

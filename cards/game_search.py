@@ -23,12 +23,13 @@ import unicodedata
 from dataclasses import dataclass
 
 from django.db.models import Exists, OuterRef, Q
+from django.utils.translation import gettext as _
 
 from decks.rules.games import CardField, GameDefinition
 
 from .folding import fold
 from .models import Printing
-from .search import MAX_LEVEL, MAX_QUERY_LENGTH, HelpEntry, QueryError
+from .search import MAX_LEVEL, MAX_QUERY_LENGTH, HelpEntry, QueryError, too_long_message
 
 # What every game searches besides its own fields.
 TYPE, NAME, SET, TEXT = "type", "name", "set", "text"
@@ -60,7 +61,7 @@ def game_search_keys(game: GameDefinition) -> dict[str, str]:
 def game_query_parse(game: GameDefinition, query: str) -> tuple[GameTerm, ...]:
     """The terms of a query of this game's search; QueryError naming a token it cannot read."""
     if len(query) > MAX_QUERY_LENGTH:
-        raise QueryError(f"The search is too long ({len(query)} characters; at most {MAX_QUERY_LENGTH}).")
+        raise QueryError(too_long_message(len(query)))
     text = unicodedata.normalize("NFKC", query)
     keys = game_search_keys(game)
     terms = []
@@ -92,18 +93,27 @@ def _field_term(
     target = keys.get(key)
     if target is None:
         known = ", ".join(sorted({k for k in keys if len(k) <= 8}))
-        raise QueryError(f'Unknown field "{key}{op}" in "{token}"; {game.name} searches {known}', token=token)
+        raise QueryError(
+            _('Unknown field "%(field)s" in "%(token)s"; %(game)s searches %(known)s')
+            % {"field": key + op, "token": token, "game": game.name, "known": known},
+            token=token,
+        )
     value = " ".join(value.split())
     if not value:
-        raise QueryError(f'Nothing after "{key}{op}" in "{token}"', token=token)
+        raise QueryError(
+            _('Nothing after "%(field)s" in "%(token)s"') % {"field": key + op, "token": token}, token=token
+        )
     field = game.card_field(target)
     if field is not None and field.kind == "int":
         return _int_term(field, op, value, negated, token)
     if op != ":" and op != "=":
-        raise QueryError(f'"{key}" is not compared in "{token}"; write {key}:value', token=token)
+        raise QueryError(
+            _('"%(key)s" is not compared in "%(token)s"; write %(key)s:value') % {"key": key, "token": token},
+            token=token,
+        )
     if target == TYPE:
         labels = [(t.key, (t.key, t.label)) for t in game.card_types]
-        return GameTerm(TYPE, _choice(labels, value, "type", token), negated=negated, token=token)
+        return GameTerm(TYPE, _choice(labels, value, _("type"), token), negated=negated, token=token)
     if field is not None and field.kind == "choices":
         labels = [(c.key, (c.key, c.label)) for c in field.choices]
         return GameTerm(field.key, _choice(labels, value, field.label.lower(), token), negated=negated, token=token)
@@ -115,7 +125,9 @@ def _field_term(
 def _int_term(field: CardField, op: str, value: str, negated: bool, token: str) -> GameTerm:
     if not _INT.fullmatch(value) or abs(int(value)) > MAX_LEVEL:
         raise QueryError(
-            f'{field.label} must be a whole number in "{token}"; write {token.split(op)[0]}<=2', token=token
+            _('%(field)s must be a whole number in "%(token)s"; write %(key)s<=2')
+            % {"field": field.label, "token": token, "key": token.split(op)[0]},
+            token=token,
         )
     return GameTerm(field.key, int(value), op="=" if op == ":" else op, negated=negated, token=token)
 
@@ -127,17 +139,25 @@ def _choice(candidates: list[tuple[str, tuple[str, ...]]], value: str, what: str
     found = exact or [key for key, names in candidates if any(fold(n).startswith(folded) for n in names)]
     if len(found) == 1:
         return found[0]
-    keys = ", ".join(key for key, _ in candidates)
+    keys = ", ".join(key for key, _names in candidates)
     if found:
-        raise QueryError(f'"{value}" in "{token}" could be {" or ".join(found)}; type more letters', token=token)
-    raise QueryError(f'No {what} "{value}" in "{token}"; they are {keys}', token=token)
+        raise QueryError(
+            _('"%(value)s" in "%(token)s" could be %(choices)s; type more letters')
+            % {"value": value, "token": token, "choices": _(" or ").join(found)},
+            token=token,
+        )
+    raise QueryError(
+        _('No %(what)s "%(value)s" in "%(token)s"; they are %(keys)s')
+        % {"what": what, "value": value, "token": token, "keys": keys},
+        token=token,
+    )
 
 
 def game_type_term(game: GameDefinition, card_type: str) -> GameTerm:
     """The browser's type filter (?type=) as a term; QueryError for a type the game lacks."""
     labels = [(t.key, (t.key, t.label)) for t in game.card_types]
     token = f"type={card_type}"
-    return GameTerm(TYPE, _choice(labels, card_type, "type", token), token=token)
+    return GameTerm(TYPE, _choice(labels, card_type, _("type"), token), token=token)
 
 
 def game_search_help(game: GameDefinition) -> tuple[HelpEntry, ...]:

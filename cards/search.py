@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple, TypeVar
 
+from django.utils.translation import gettext as _
+
 from decks.rules.types import CARD_TYPES
 from decks.rules.wording import gettext_noop
 
@@ -117,7 +119,7 @@ SEARCH_HELP: tuple[HelpEntry, ...] = (
     ),
 )
 
-FIELD_HINT = "try f:, t:, lv, a:, cnt, legend, set:, name:"
+FIELD_HINT = gettext_noop("try f:, t:, lv, a:, cnt, legend, set:, name:")
 _FIELD_NAMES = {
     "f": Field.FACTION,
     "faction": Field.FACTION,
@@ -176,7 +178,7 @@ def parse_card_query(query: str) -> CardQuery:
        a leading "-" negates it. Text values are folded; empty folded text (say "ー") is dropped.
     """
     if len(query) > MAX_QUERY_LENGTH:
-        raise QueryError(f"The search is too long ({len(query)} characters; at most {MAX_QUERY_LENGTH}).")
+        raise QueryError(too_long_message(len(query)))
     return CardQuery(tuple(_Parser(query).terms()))
 
 
@@ -189,12 +191,16 @@ def resolve_type(value: str, *, token: str = "", position: int | None = None) ->
     where = _where(token, position)
     if matches:
         raise QueryError(
-            f'Type "{value}"{where} could be {" or ".join(matches)}; type more letters',
+            _('Type "%(value)s"%(where)s could be %(choices)s; type more letters')
+            % {"value": value, "where": where, "choices": _(" or ").join(matches)},
             token=token,
             position=position,
         )
     raise QueryError(
-        f'Unknown type "{value}"{where}; types are {", ".join(CARD_TYPES)}', token=token, position=position
+        _('Unknown type "%(value)s"%(where)s; types are %(types)s')
+        % {"value": value, "where": where, "types": ", ".join(CARD_TYPES)},
+        token=token,
+        position=position,
     )
 
 
@@ -212,27 +218,41 @@ def match_names(value: str, candidates: Iterable[tuple[K, Iterable[str]]]) -> li
     return [key for key, names in folded if any(name.startswith(value) for name in names)]
 
 
+# What no_match_error names, singular and plural, marked for translation.
+_KINDS = {
+    "faction": (gettext_noop("faction"), gettext_noop("factions")),
+    "attribute": (gettext_noop("attribute"), gettext_noop("attributes")),
+    "set": (gettext_noop("set"), gettext_noop("sets")),
+}
+
+
 def no_match_error(term: Term, what: str, known: Iterable[str], *, max_listed: int = 12) -> QueryError:
     """The error for a faction, attribute or set value that names nothing in the catalog."""
     known = sorted(set(known), key=fold)
     where = _where(term.token, term.position)
-    message = f'No {what} matches "{term.value}"{where}'
+    singular, plural = _KINDS[what]
+    message = _('No %(what)s matches "%(value)s"%(where)s') % {"what": _(singular), "value": term.value, "where": where}
     if known and len(known) <= max_listed:
-        message += f"; {what}s are {', '.join(known)}"
+        message += _("; %(whats)s are %(known)s") % {"whats": _(plural), "known": ", ".join(known)}
     elif known:
         import difflib
 
         by_folded = {fold(name): name for name in known}
         close = difflib.get_close_matches(str(term.value), list(by_folded), n=3, cutoff=0.6)
         if close:
-            message += f"; did you mean {' or '.join(by_folded[c] for c in close)}?"
+            message += _("; did you mean %(names)s?") % {"names": _(" or ").join(by_folded[c] for c in close)}
     return QueryError(message, token=term.token, position=term.position)
+
+
+def too_long_message(length: int) -> str:
+    """The error for a search over MAX_QUERY_LENGTH characters (every game's search says it alike)."""
+    return _("The search is too long (%(n)s characters; at most %(max)s).") % {"n": length, "max": MAX_QUERY_LENGTH}
 
 
 def _where(token: str, position: int | None) -> str:
     if position is None:
         return ""
-    return f' in "{token}" at character {position + 1}'
+    return _(' in "%(token)s" at character %(n)s') % {"token": token, "n": position + 1}
 
 
 class _Parser:
@@ -258,7 +278,8 @@ class _Parser:
             i += 1
             if i == len(text) or text[i].isspace():
                 raise QueryError(
-                    f'Nothing to negate after "-" at character {self._to_raw(start) + 1}; write -t:event, -cnt or -dragon',
+                    _('Nothing to negate after "-" at character %(n)s; write -t:event, -cnt or -dragon')
+                    % {"n": self._to_raw(start) + 1},
                     token="-",
                     position=self._to_raw(start),
                 )
@@ -287,22 +308,42 @@ class _Parser:
         field = _FIELD_NAMES.get(key)
         if field is None:
             if key in _FLAGS:
-                raise self._error(start, end, f'"{key}" takes no value{{where}}; write {key} or -{key}')
-            raise self._error(start, end, f'Unknown field "{key}{op}"{{where}}; {FIELD_HINT}')
+                raise self._error(
+                    start, end, _('"%(key)s" takes no value%(where)s; write %(key)s or -%(key)s'), key=key
+                )
+            raise self._error(
+                start, end, _('Unknown field "%(field)s"%(where)s; %(hint)s'), field=key + op, hint=_(FIELD_HINT)
+            )
         if field is not Field.LEVEL and op != ":":
-            raise self._error(start, end, f'"{key}" is not compared{{where}}; write {_EXAMPLES[field]}')
+            raise self._error(
+                start,
+                end,
+                _('"%(key)s" is not compared%(where)s; write %(example)s'),
+                key=key,
+                example=_EXAMPLES[field],
+            )
         value = " ".join(value.split())
         if not value:
-            raise self._error(start, end, f'Nothing after "{key}{op}"{{where}}; write {_EXAMPLES[field]}')
+            raise self._error(
+                start,
+                end,
+                _('Nothing after "%(field)s"%(where)s; write %(example)s'),
+                field=key + op,
+                example=_EXAMPLES[field],
+            )
         token, position = self._origin(start, end)
         if field is Field.NAME:
             return self._text_term(field, value, negated, start, end), end
         if field is Field.LEVEL:
             if not _INT_RE.fullmatch(value):
-                raise self._error(start, end, "The level must be a whole number{where}; write lv<=2, lv>=0 or lv=3")
+                raise self._error(
+                    start, end, _("The level must be a whole number%(where)s; write lv<=2, lv>=0 or lv=3")
+                )
             level = int(value)
             if abs(level) > MAX_LEVEL:
-                raise self._error(start, end, f"The level must be between -{MAX_LEVEL} and {MAX_LEVEL}{{where}}")
+                raise self._error(
+                    start, end, _("The level must be between -%(max)s and %(max)s%(where)s"), max=MAX_LEVEL
+                )
             op = "=" if op == ":" else op
             return Term(field, level, op=op, negated=negated, token=token, position=position), end
         if field is Field.TYPE:
@@ -324,17 +365,20 @@ class _Parser:
         for j in range(i + 1, len(self.text)):
             if self.text[j] in closers:
                 return self.text[i + 1 : j], j + 1
-        raise self._error(start, len(self.text), "Unterminated quote{where}; close it with " + closers[0])
+        raise self._error(
+            start, len(self.text), _("Unterminated quote%(where)s; close it with %(closer)s"), closer=closers[0]
+        )
 
     def _origin(self, start: int, end: int) -> tuple[str, int]:
         """The token as typed between two offsets of the normalized text, and where it starts."""
         raw_start, raw_end = self._to_raw(start), self._to_raw(end)
         return self.raw[raw_start:raw_end], raw_start
 
-    def _error(self, start: int, end: int, message: str) -> QueryError:
+    def _error(self, start: int, end: int, template: str, **values: object) -> QueryError:
+        """A QueryError worded from a translated template with named values (`where` is filled in here)."""
         token, position = self._origin(start, end)
-        # replace, not format: the message may quote what the player typed, braces included.
-        return QueryError(message.replace("{where}", _where(token, position)), token=token, position=position)
+        # Named %-values, not str.format: what the player typed may hold braces.
+        return QueryError(template % {**values, "where": _where(token, position)}, token=token, position=position)
 
 
 def _word_end(text: str, i: int) -> int:

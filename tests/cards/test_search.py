@@ -350,3 +350,15 @@ def test_card_types_are_the_models_card_types():
     from cards.models import CardType
 
     assert set(CARD_TYPES) == set(CardType.values)
+
+
+def test_a_search_error_is_worded_in_the_players_language():
+    from django.utils import translation
+
+    with pytest.raises(QueryError) as english:
+        parse_card_query("lv<=x")
+    with translation.override("ja"), pytest.raises(QueryError) as japanese:
+        parse_card_query("lv<=x")
+
+    assert english.value.message == 'The level must be a whole number in "lv<=x" at character 1; write lv<=2, lv>=0 or lv=3'
+    assert japanese.value.message == "レベルは整数で書いてください(「lv<=x」、1 文字目)。例:lv<=2、lv>=0、lv=3"
