@@ -360,5 +360,8 @@ def test_a_search_error_is_worded_in_the_players_language():
     with translation.override("ja"), pytest.raises(QueryError) as japanese:
         parse_card_query("lv<=x")
 
-    assert english.value.message == 'The level must be a whole number in "lv<=x" at character 1; write lv<=2, lv>=0 or lv=3'
+    assert (
+        english.value.message
+        == 'The level must be a whole number in "lv<=x" at character 1; write lv<=2, lv>=0 or lv=3'
+    )
     assert japanese.value.message == "レベルは整数で書いてください(「lv<=x」、1 文字目)。例:lv<=2、lv>=0、lv=3"
