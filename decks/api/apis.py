@@ -24,6 +24,8 @@ from rest_framework.views import APIView
 
 from decks.api import schema as _schema  # noqa: F401  (registers the schema extension of the bodies)
 from decks.api.bodies import (
+    AnyDeckValidateInput,
+    AnyDeckValidation,
     ApiDetail,
     ApiError,
     DeckDetailOutput,
@@ -33,13 +35,19 @@ from decks.api.bodies import (
     DeckPatchInput,
     DeckUpdateInput,
     DeckValidateInput,
-    DeckValidation,
     StaleDeckError,
 )
 from decks.api.outputs import deck_detail_output, deck_output, validation_output
 from decks.api.pagination import DeckPagination
-from decks.api.parsing import body_parse
-from decks.drafts import DeckListLine, deck_draft_of, deck_judge, draft_section_of_lines
+from decks.api.parsing import body_parse, validate_body_parse
+from decks.drafts import (
+    DeckListLine,
+    DraftJudgement,
+    deck_draft_of,
+    deck_judge,
+    draft_section_of_lines,
+    game_deck_judge,
+)
 from decks.library.filters import DeckFilter
 from decks.models import Deck, DeckDraft, Visibility
 from decks.selectors import deck_api_queryset, deck_is_owned_by, deck_list_owned, deck_list_public
@@ -52,9 +60,11 @@ class DeckValidateApi(APIView):
     authentication_classes: list[Any] = []  # anonymous clients need no CSRF token
     parser_classes = [JSONParser]
 
-    @extend_schema(request=DeckValidateInput, responses={200: DeckValidation, 400: ApiError})
+    @extend_schema(request=AnyDeckValidateInput, responses={200: AnyDeckValidation, 400: ApiError})
     def post(self, request: Request) -> Response:
-        body = body_parse(DeckValidateInput, request)
+        body = validate_body_parse(request)
+        if not isinstance(body, DeckValidateInput):  # a game whose identity is a card: its sections' lines
+            return Response(validation_output(judgement=_game_judge(body)))
         judgement = deck_judge(
             ruler=body.ruler,
             geas=body.geas,
@@ -64,6 +74,11 @@ class DeckValidateApi(APIView):
             resources=_list_lines(body.resources),
         )
         return Response(validation_output(judgement=judgement))
+
+
+def _game_judge(body: Any) -> DraftJudgement:
+    sections = {key: _list_lines(getattr(body, key)) for key in type(body).model_fields if key not in ("game", "as_of")}
+    return game_deck_judge(game=body.game, on=body.as_of or timezone.localdate(), sections=sections)
 
 
 def _list_lines(lines: list[DeckLine]) -> list[DeckListLine]:

@@ -7,19 +7,26 @@ A model's `title` is its schema component's name (kept from the serializers thes
 
 from __future__ import annotations
 
+import operator
 from datetime import date, datetime
+from functools import reduce
 from typing import Annotated, Any, Literal
 
-from pydantic import MISSING, BaseModel, ConfigDict, Field, create_model, model_validator
+from pydantic import MISSING, BaseModel, ConfigDict, Field, RootModel, create_model, model_validator
 from pydantic_core import PydanticCustomError
 
+from cards.games import default_game_slug, games
 from decks.api.fields import DeckCount, IsoDate, displayed_text, integer, slug, text
-from decks.models import MAX_LINES, Visibility
+from decks.models import MAX_LINES, Section, Visibility, game_sections
 
 # PositiveIntegerField's ceiling in PostgreSQL: a larger `version` is refused, not sent to the database.
 MAX_VERSION = 2**31 - 1
 
 VisibilityChoice = Literal[tuple(Visibility.values)]  # type: ignore[valid-type]
+# Every game a body may name (data/games/*.json), and the sections of the games besides Gate Ruler's own.
+GameChoice = Literal[tuple(games())]  # type: ignore[valid-type]
+GAME_SECTIONS = tuple(key for key in game_sections() if key not in Section.values)
+_GAME_HELP = "The game (data/games/<slug>.json): gate-ruler (the default), rulers-gambit or gaterunners."
 
 
 class _Line(BaseModel):
@@ -47,12 +54,42 @@ class DeckValidateInput(BaseModel):
 
     model_config = ConfigDict(title="Input")
 
+    game: Literal[default_game_slug()] = Field(default_game_slug(), description=_GAME_HELP)  # type: ignore[valid-type]
     ruler: slug()  # type: ignore[valid-type]
     geas: slug() | None = None  # type: ignore[valid-type]
     as_of: IsoDate | None = None
     attribute: text(blank=True) | None = None  # type: ignore[valid-type]
     main: Annotated[list[DeckLine], Field(max_length=MAX_LINES)]
     resources: Annotated[list[DeckLine], Field(max_length=MAX_LINES)] = []
+
+
+class GameOfBody(BaseModel):
+    """The `game` of a validate body that names one: it says which body model reads the rest."""
+
+    game: GameChoice = default_game_slug()
+
+
+def _game_validate_input(slug_: str) -> type[BaseModel]:
+    """The validate body of a game whose identity is a card: its sections' lines from its data, nothing else."""
+    game = games()[slug_]
+    lines = Annotated[list[DeckLine], Field(max_length=MAX_LINES)]
+    fields: dict[str, Any] = {"game": (Literal[slug_], Field(description=_GAME_HELP))}
+    fields["as_of"] = (IsoDate | None, None)
+    for section in game.sections:
+        fields[section.key] = (lines, Field([], description=f"The {section.called()}: lines as in `main`."))
+    name = "".join(part.title() for part in slug_.split("-")) + "ValidateInput"
+    model = create_model(name, __config__=ConfigDict(title=name, extra="forbid"), **fields)
+    model.__doc__ = f"POST /api/v1/decks/validate/ for a {game.name} deck: its sections' lines."
+    return model
+
+
+# One body model per game: Gate Ruler's is DeckValidateInput, every other game's is built from its data.
+VALIDATE_INPUTS: dict[str, type[BaseModel]] = {
+    slug_: DeckValidateInput if game.identity == "ruler" else _game_validate_input(slug_)
+    for slug_, game in games().items()
+}
+AnyDeckValidateInput = RootModel[reduce(operator.or_, dict.fromkeys(VALIDATE_INPUTS.values()))]  # type: ignore[misc]
+AnyDeckValidateInput.model_config["title"] = "ValidateInput"
 
 
 class DeckViolation(BaseModel):
@@ -71,6 +108,16 @@ class DeckSummary(BaseModel):
     resources: int
 
 
+class GameDeckValidation(BaseModel):
+    """The validate API's answer for a game whose identity is a card (no ruler, no rules date)."""
+
+    legal: bool
+    game: str
+    as_of: date
+    violations: list[DeckViolation]
+    summary: dict[str, int] = Field(description="Cards in each of the game's sections, by section key.")
+
+
 class DeckValidation(BaseModel):
     legal: bool
     ruler: str
@@ -83,6 +130,10 @@ class DeckValidation(BaseModel):
     )
     violations: list[DeckViolation]
     summary: DeckSummary
+
+
+AnyDeckValidation = RootModel[DeckValidation | GameDeckValidation]
+AnyDeckValidation.model_config["title"] = "Validation"
 
 
 # ---------------------------------------------------------------- /api/v1/decks/: saved decks

@@ -11,7 +11,7 @@ from typing import Any
 
 from rest_framework.request import Request
 
-from decks.api.bodies import DeckDetailOutput, DeckOutput, DeckValidation, DeckVerdict
+from decks.api.bodies import DeckDetailOutput, DeckOutput, DeckValidation, DeckVerdict, GameDeckValidation
 from decks.drafts import DraftJudgement
 from decks.models import Deck, Section, Visibility
 from decks.selectors import deck_card_lines, deck_is_owned_by
@@ -20,6 +20,8 @@ from decks.selectors import deck_card_lines, deck_is_owned_by
 def validation_output(*, judgement: DraftJudgement) -> dict[str, Any]:
     """POST /api/v1/decks/validate/'s answer: the verdict, every violation and the deck's figures."""
     report, choice = judgement.report, judgement.choice
+    if choice is None:
+        return _game_validation_output(judgement)
     summary = report.summary
     # One model_validate of plain values: a model per violation would take twice as long.
     return DeckValidation.model_validate(
@@ -42,6 +44,23 @@ def validation_output(*, judgement: DraftJudgement) -> dict[str, Any]:
                 "factions": list(summary.factions),
                 "resources": summary.resources,
             },
+        }
+    ).model_dump(mode="json")
+
+
+def _game_validation_output(judgement: DraftJudgement) -> dict[str, Any]:
+    """The answer for a game whose identity is a card: its violations and its sections' card counts."""
+    report, deck = judgement.report, judgement.deck
+    return GameDeckValidation.model_validate(
+        {
+            "legal": report.legal,
+            "game": judgement.game.slug,
+            "as_of": judgement.on,
+            "violations": [
+                {"rule": v.rule, "message": v.message, "cards": list(v.cards), "source": v.source}
+                for v in report.violations
+            ],
+            "summary": {key: sum(entry.count for entry in deck.section(key)) for key in judgement.game.section_keys()},
         }
     ).model_dump(mode="json")
 
