@@ -148,7 +148,7 @@ class DeckCardLineInput(_Line):
 Lines = Annotated[list[DeckCardLineInput], Field(max_length=MAX_LINES)]
 
 
-class DeckInput(BaseModel):
+class _DeckInput(BaseModel):
     """A deck as a client writes it: the validate API's body plus name, description and visibility."""
 
     model_config = ConfigDict(title="DeckInput")
@@ -156,7 +156,10 @@ class DeckInput(BaseModel):
     name: displayed_text(max_length=100) = ""  # type: ignore[valid-type]
     description: displayed_text(max_length=5000) = ""  # type: ignore[valid-type]
     visibility: VisibilityChoice = Visibility.PRIVATE.value
-    ruler: slug(max_length=100) = Field(description="Ruler slug (GET /api/v1/rulers/).")  # type: ignore[valid-type]
+    game: GameChoice = Field(default_game_slug(), description=_GAME_HELP + " A saved deck's game does not change.")
+    ruler: slug(max_length=100) | None = Field(  # type: ignore[valid-type]
+        None, description="Ruler slug (GET /api/v1/rulers/): required for a Gate Ruler deck, null for another game's."
+    )
     geas: slug(max_length=100) | None = Field(
         None,  # type: ignore[valid-type]
         description="Geas slug of the ruler, or null.",
@@ -165,6 +168,25 @@ class DeckInput(BaseModel):
     rules_date: IsoDate | None = Field(None, description="Judge by the rules of this date (null: today).")
     main: Lines
     resources: Lines = []
+
+    @model_validator(mode="after")
+    def _ruler_of_a_ruler_game(self) -> Any:
+        # A game whose identity is a ruler (Gate Ruler) needs one; the others have none.
+        if self.ruler is None and games()[self.game].identity == "ruler":
+            raise PydanticCustomError(
+                "ruler_required", "ruler: This field is required for a {game} deck.", {"game": games()[self.game].name}
+            )
+        return self
+
+
+# The sections of the games besides Gate Ruler ("kingdom", "hero", "gates"), from their data.
+DeckInput = create_model(
+    "DeckInput",
+    __base__=_DeckInput,
+    **{
+        key: (Lines, Field([], description=f"The {key} section's lines (a game that has it).")) for key in GAME_SECTIONS
+    },
+)
 
 
 class DeckUpdateInput(DeckInput):
@@ -223,7 +245,8 @@ class DeckOutput(BaseModel):
     description: str
     visibility: VisibilityChoice
     owner: str
-    ruler: str
+    game: str = Field(description="The deck's game (data/games/<slug>.json).")
+    ruler: str | None = Field(description="The ruler's slug (Gate Ruler), null for another game's deck.")
     geas: str | None
     attribute: str | None = Field(description="The unit attribute chosen, or null.")
     rules_date: date | None
@@ -236,13 +259,26 @@ class DeckOutput(BaseModel):
     archived: bool
 
 
-class DeckDetailOutput(DeckOutput):
-    """A saved deck with its main deck and resources."""
+class _DeckDetailOutput(DeckOutput):
+    """A saved deck with its main deck and resources, and its game's other sections."""
 
     model_config = ConfigDict(title="DeckDetail")
 
     main: list[DeckCardLineOutput]
     resources: list[DeckCardLineOutput]
+
+
+DeckDetailOutput = create_model(
+    "DeckDetailOutput",
+    __base__=_DeckDetailOutput,
+    **{
+        key: (
+            list[DeckCardLineOutput] | MISSING,
+            Field(MISSING, description=f"The {key} section (a game that has it)."),
+        )
+        for key in GAME_SECTIONS
+    },
+)
 
 
 class ApiError(BaseModel):

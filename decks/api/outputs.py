@@ -13,7 +13,7 @@ from rest_framework.request import Request
 
 from decks.api.bodies import DeckDetailOutput, DeckOutput, DeckValidation, DeckVerdict, GameDeckValidation
 from decks.drafts import DraftJudgement
-from decks.models import Deck, Section, Visibility
+from decks.models import Deck, Visibility
 from decks.selectors import deck_card_lines, deck_is_owned_by
 
 
@@ -75,8 +75,7 @@ def deck_detail_output(*, deck: Deck, request: Request | None) -> dict[str, Any]
     lines = deck_card_lines(deck=deck)
     return DeckDetailOutput(
         **_deck_fields(deck, request),
-        main=[asdict(line) for line in lines[Section.MAIN]],
-        resources=[asdict(line) for line in lines[Section.RESOURCES]],
+        **{key: [asdict(line) for line in section] for key, section in lines.items()},
     ).model_dump(mode="json")
 
 
@@ -88,7 +87,8 @@ def _deck_fields(deck: Deck, request: Request | None) -> dict[str, Any]:
         "description": deck.description,
         "visibility": deck.visibility,
         "owner": deck.owner.username,
-        "ruler": deck.ruler.slug,
+        "game": deck.game,
+        "ruler": deck.ruler.slug if deck.ruler is not None else None,
         "geas": deck.geas.slug if deck.geas is not None else None,
         "attribute": deck.attribute or None,  # null as in the validate API's body, not ""
         "rules_date": deck.rules_date,
