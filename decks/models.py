@@ -118,6 +118,12 @@ class Deck(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def game_name(self) -> str:
+        """What players call the deck's game ("Ruler's Gambit"); its slug if no data file defines it any more."""
+        game = games().get(self.game)
+        return game.name if game is not None else self.game
+
 
 class DeckCard(models.Model):
     deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="cards")

@@ -14,10 +14,12 @@ from datetime import date
 
 from cards.games import game_get
 from decks.drafts import DraftJudgement, deck_draft_judge
+from decks.editor.state import DeckEditorState, deck_editor_state
 from decks.models import DeckDraft
 from decks.rules.games import GameDefinition
 from decks.rules.panel import RulesPanel, rules_panel
 from decks.rules.types import CardFacts, DeckEntry, Report
+from gatesite.errors import ApplicationError
 
 
 @dataclass(frozen=True)
@@ -127,3 +129,31 @@ def judged_by_its_cards(draft: DeckDraft) -> bool:
 def game_deck_view(*, draft: DeckDraft, today: date | None = None) -> GameDeckView:
     """Judge a draft of a game whose identity is a card and make its view (ApplicationError for an unknown game)."""
     return game_deck_view_of(deck_draft_judge(draft=draft, today=today))
+
+
+def deck_read_view(*, draft: DeckDraft, today: date | None = None) -> DeckEditorState | GameDeckView:
+    """A draft judged for a read-only page: the editor's state (a ruler's deck) or its game's view."""
+    if judged_by_its_cards(draft):
+        return game_deck_view(draft=draft, today=today)
+    return deck_editor_state(draft=draft, today=today)
+
+
+def read_context(view: DeckEditorState | GameDeckView | None) -> dict[str, object]:
+    """The template context of a judged draft: `editor` (a ruler's deck) or `game_view` (another game's)."""
+    if isinstance(view, GameDeckView):
+        return {"editor": None, "game_view": view}
+    return {"editor": view, "game_view": None}
+
+
+def deck_editor_opens(*, draft: DeckDraft) -> None:
+    """Refuse (ApplicationError) a draft the editor cannot open: its rules cannot judge it (an unknown
+    ruler, …), or its game is one the editor does not build yet (its card identity needs the editor's step)."""
+    if not editor_serves(draft.game):
+        raise ApplicationError(f"The editor does not open {game_get(draft.game).name} decks yet.")
+    deck_editor_state(draft=draft)
+
+
+def editor_serves(game: str) -> bool:
+    """Whether the deck editor opens decks of this game: today those whose identity is a ruler (the
+    editor's own step brings the games whose identity is a card; until then their pages are read-only)."""
+    return not judged_by_its_cards(DeckDraft(game=game))

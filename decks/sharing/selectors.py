@@ -16,7 +16,7 @@ from decks.editor.state import DeckEditorState, deck_editor_state
 from decks.models import Deck, DeckDraft, DeckVersion
 from decks.selectors import deck_card_names, deck_get_for_viewer, deck_is_owned_by, deck_is_readable_by
 from decks.sharing.game_view import GameDeckView, game_deck_view, judged_by_its_cards
-from decks.sharing.history import CARD_SECTIONS, Changelog, deck_changelog
+from decks.sharing.history import Changelog, deck_changelog, snapshot_numbers
 from gatesite.errors import ApplicationError
 
 
@@ -70,7 +70,7 @@ def deck_history(
         ]
     )
     known = dict(names or {})
-    numbers = {n for _, _, snap, _, _ in rows for section in CARD_SECTIONS for n in (snap.get(section) or {})}
+    numbers = {n for _, _, snap, _, _ in rows for n in snapshot_numbers(snap)}
     known.update(deck_card_names(numbers=numbers - set(known)))
     labels = _rules_labels(snapshots=[snap for _, _, snap, _, _ in rows], known=labels or {})
     entries = []

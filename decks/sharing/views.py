@@ -14,6 +14,7 @@ from decks.services import deck_version_name, deck_visibility_set
 from gatesite.errors import ApplicationError
 
 from .forms import VersionNameForm, VisibilityForm
+from .game_view import editor_serves
 from .navigation import back_to_page, login_first
 from .selectors import DeckPage, deck_page_get
 from .services import deck_copy
@@ -65,7 +66,7 @@ def deck_copy_view(request: HttpRequest, public_id: str) -> HttpResponse:
         messages.error(request, f"Could not copy “{source.name}”: {exc.message}")
         return redirect("deckpages:page", source.public_id)
     messages.success(request, f"Copied to your decks as “{copy.name}” (private until you share it).")
-    return redirect("decks:edit", copy.public_id)
+    return redirect("decks:edit" if editor_serves(copy.game) else "deckpages:page", copy.public_id)
 
 
 @login_first
