@@ -271,7 +271,8 @@ def _game_text_import(*, parsed: ParsedDeck, draft: DeckDraft, text: str, today:
     """deck_text_import for a game besides Gate Ruler: each section's names become printings (the
     draft's own printing of a name in that section, else its lowest collector number)."""
     errors = tuple(parsed.errors)
-    if any(e.field in _BLOCKING_FIELDS for e in errors):
+    # A heading the game does not have blocks too: the cards under it would land in the wrong section.
+    if any(e.field in _BLOCKING_FIELDS or e.field == "section" for e in errors):
         return TextImport(parsed, None, None, errors, (), text)
     game = game_get(draft.game)
     catalog = game_catalog_get(game=game.slug)
