@@ -202,6 +202,24 @@ def _text_parsed(text: str, game: str, fix: int | None) -> tuple[ParsedDeck, str
     return parsed, text
 
 
+def _text_of_its_game(
+    text: str, draft: DeckDraft, fix: int | None, game_fixed: bool
+) -> tuple[ParsedDeck, str, DeckDraft, TextImport | None]:
+    """The text read by its game's names (its `Game:` line, else the draft's game), and the draft it
+    goes over: a new one of the text's game when that differs; a refusal when the game is `game_fixed`."""
+    parsed, text = _text_parsed(text, draft.game, fix)
+    if parsed.game is None or parsed.game == draft.game:
+        return parsed, text, draft, None
+    if game_fixed:
+        line = parsed.heading_lines.get("game", 0)
+        message = f"This deck is a {game_get(draft.game).name} deck; its game does not change."
+        refused = TextImport(parsed, None, None, (*parsed.errors, LineError(line, "", message, field="game")), (), text)
+        return parsed, text, draft, refused
+    draft = DeckDraft(name=draft.name, description=draft.description, game=parsed.game)
+    parsed, text = _text_parsed(text, parsed.game, None)
+    return parsed, text, draft, None
+
+
 def deck_text_import(
     *, text: str, draft: DeckDraft, today: date | None = None, fix: int | None = None, game_fixed: bool = False
 ) -> TextImport:
@@ -223,16 +241,9 @@ def deck_text_import(
     is read with that game's names and makes a new draft of it, unless `game_fixed` (a saved
     deck, whose game does not change): then the `Game:` line is an error that blocks.
     """
-    parsed, text = _text_parsed(text, draft.game, fix)
-    if parsed.game is not None and parsed.game != draft.game:
-        if game_fixed:
-            line = parsed.heading_lines.get("game", 0)
-            error = LineError(
-                line, "", f"This deck is a {game_get(draft.game).name} deck; its game does not change.", field="game"
-            )
-            return TextImport(parsed, None, None, (*parsed.errors, error), (), text)
-        draft = DeckDraft(name=draft.name, description=draft.description, game=parsed.game)
-        parsed, text = _text_parsed(text, parsed.game, None)
+    parsed, text, draft, refused = _text_of_its_game(text, draft, fix, game_fixed)
+    if refused is not None:
+        return refused
     if not game_get(draft.game).default:
         return _game_text_import(parsed=parsed, draft=draft, text=text, today=today)
     errors = list(parsed.errors)
