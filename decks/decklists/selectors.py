@@ -246,6 +246,11 @@ def deck_text_import(
         return refused
     if not game_get(draft.game).default:
         return _game_text_import(parsed=parsed, draft=draft, text=text, today=today)
+    return _ruler_text_import(parsed=parsed, draft=draft, text=text, today=today)
+
+
+def _ruler_text_import(*, parsed: ParsedDeck, draft: DeckDraft, text: str, today: date | None) -> TextImport:
+    """deck_text_import for Gate Ruler, steps 2 to 4: the rules chosen, then the printings."""
     errors = list(parsed.errors)
     ruler_slug, geas_slug, attribute, rules_date, kept = _text_headings(parsed=parsed, draft=draft)
     if any(e.field in _BLOCKING_FIELDS for e in errors):
