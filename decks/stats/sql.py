@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db import connection
 
+from cards.games import default_game_slug
 from cards.models import Card, Printing
 from decks.models import Deck, DeckCard, Section, Visibility
 
@@ -39,6 +40,7 @@ class RecomputeSql:
         self.cursor.execute(sql.format(**self.t), params or [])
 
     def fill_temporary_tables(self) -> None:
+        # The figures are Gate Ruler's (rulers, factions, levels): another game's public decks are not in them.
         temp = "CREATE TEMPORARY TABLE {name} {on_commit} AS "
         on_commit = "ON COMMIT DROP" if self.pg else ""
         self.drop_temporary_tables()
@@ -48,9 +50,9 @@ class RecomputeSql:
             + "SELECT dc.deck_id, d.ruler_id, p.card_id, c.faction_id, c.level, c.cnt, SUM(dc.count) AS copies "
             "FROM {deckcard} dc JOIN {deck} d ON d.id = dc.deck_id JOIN {printing} p ON p.id = dc.printing_id "
             "JOIN {card} c ON c.id = p.card_id "
-            "WHERE d.visibility = %s AND NOT d.archived AND dc.section = %s "
+            "WHERE d.visibility = %s AND NOT d.archived AND d.game = %s AND dc.section = %s "
             "GROUP BY dc.deck_id, d.ruler_id, p.card_id, c.faction_id, c.level, c.cnt",
-            [Visibility.PUBLIC, Section.MAIN],
+            [Visibility.PUBLIC, default_game_slug(), Section.MAIN],
         )
         month = (
             "CAST(date_trunc('month', d.created_at AT TIME ZONE 'UTC') AS date)"
@@ -64,8 +66,8 @@ class RecomputeSql:
             "COALESCE(s.size, 0) AS size, COALESCE(s.cnt, 0) AS cnt "
             "FROM {deck} d LEFT JOIN (SELECT deck_id, SUM(copies) AS size, "
             "SUM(CASE WHEN cnt THEN copies ELSE 0 END) AS cnt FROM stats_card GROUP BY deck_id) s "
-            "ON s.deck_id = d.id WHERE d.visibility = %s AND NOT d.archived",
-            [Visibility.PUBLIC],
+            "ON s.deck_id = d.id WHERE d.visibility = %s AND NOT d.archived AND d.game = %s",
+            [Visibility.PUBLIC, default_game_slug()],
         )
         self.run_sql(
             temp.format(name="stats_faction", on_commit=on_commit)
