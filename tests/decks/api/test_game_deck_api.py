@@ -123,3 +123,17 @@ def test_a_gate_ruler_deck_still_needs_its_ruler(alice_client, deck_catalog):
 
     assert response.status_code == 400
     assert response.json()["error"] == "ruler: This field is required for a Gate Ruler deck."
+
+
+def test_a_game_deck_is_replaced_by_put_with_its_game(alice_client, game_catalog):
+    data = send(alice_client, "post", LIST, runners()).json()
+    url = f"{LIST}{data['public_id']}/"
+
+    replaced = send(
+        alice_client, "put", url, runners(version=1, name="Renamed", hero=[{"name": "Pathseeker", "count": 1}])
+    )
+
+    assert replaced.status_code == 200, replaced.content
+    assert replaced.json()["name"] == "Renamed"
+    assert replaced.json()["hero"] == [{"number": "GRT-002", "name": "Pathseeker", "count": 1}]
+    assert replaced.json()["version"] == 2

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from decks.drafts import deck_draft_of
+from decks.models import Deck
 from tests.decks.factories import gambit_draft, game_deck, runners_draft
 
 pytestmark = pytest.mark.django_db
@@ -46,3 +48,17 @@ def test_a_past_version_of_a_game_deck(client, game_catalog, user):
 
     assert response.status_code == 200
     assert 'data-testid="identity">Fire Kingdom<' in response.content.decode()
+
+
+def test_copy_to_my_decks_keeps_the_game_and_leads_to_the_copys_page(client, game_catalog, user, other_user):
+    deck = game_deck(user, runners_draft())
+    client.force_login(other_user)
+
+    response = client.post(f"/d/{deck.public_id}/copy/")
+
+    copy = Deck.objects.get(owner=other_user)
+    assert response.status_code == 302
+    assert response["Location"] == f"/d/{copy.public_id}/"
+    assert copy.game == "gaterunners"
+    assert copy.forked_from == deck
+    assert deck_draft_of(deck=copy).others == runners_draft().others
