@@ -6,20 +6,22 @@ Never a live aggregate over decks: every figure was precomputed by decks.stats.s
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
 from django.db.models import F, Window
 from django.db.models.functions import RowNumber
 
+from cards.games import games
 from cards.models import Card, Faction, Printing, Ruler
 
-from .figures import MonthRow, RulerTopCards, Share, TrendChart, avg_copies_label, trend_chart
+from .figures import GameFigures, MonthRow, RulerTopCards, Share, TrendChart, avg_copies_label, trend_chart
 from .models import (
     CardInclusion,
     CardPairing,
     FactionShare,
+    GameCardShare,
     LevelCurvePoint,
     MonthlyRulerShare,
     RulerShare,
@@ -56,6 +58,8 @@ class StatisticsOverview:
     top_cards_per_ruler: list[RulerTopCards]
     months: list[MonthRow]
     all_rulers: list[Ruler]
+    # The other games' figures (Ruler's Gambit, GateRunners): the figures above are Gate Ruler's.
+    games: list[GameFigures] = field(default_factory=list)
 
     @property
     def computed_at(self) -> datetime | None:
@@ -100,7 +104,27 @@ def statistics_overview(*, ruler_slug: str | None = None, top: int = 20, per_rul
         top_cards_per_ruler=top_cards_per_ruler,
         months=_month_rows(run=run, names=names),
         all_rulers=all_rulers,
+        games=_game_figures(run=run, top=top),
     )
+
+
+def _game_figures(*, run: StatisticsRun, top: int) -> list[GameFigures]:
+    """Each game besides Gate Ruler with public decks, in the data's order: its identity cards and `top` cards."""
+    rows = list(GameCardShare.objects.filter(run=run).order_by("-share", "-avg_copies", "card_id"))
+    bar = _card_bar_maker({r.card_id for r in rows if r.card_id is not None})
+    out = []
+    for slug, game in games().items():
+        mine = [r for r in rows if r.game == slug]
+        total = next((r.decks for r in mine if r.part == GameCardShare.Part.DECKS), 0)
+        if not total:
+            continue
+        parts = {
+            part: [bar(r.card_id, r.decks, r.share, r.avg_copies) for r in mine if r.part == part and r.card_id]
+            for part in (GameCardShare.Part.IDENTITY, GameCardShare.Part.MAIN)
+        }
+        label = next((s.label for s in game.sections if s.identity), "")
+        out.append(GameFigures(slug, game.name, total, label, parts["identity"], parts["main"][:top]))
+    return out
 
 
 def _ruler_bars(*, shares: list[RulerShare], names: dict[int, Ruler]) -> list[Share]:

@@ -23,3 +23,24 @@ def test_a_rulers_gambit_deck_is_not_in_gate_rulers_figures(deck_catalog, game_c
     assert every_ruler.decks == 1  # the Gate Ruler deck only
     included = set(CardInclusion.objects.filter(run=run).values_list("card__game", flat=True))
     assert included == {"gate-ruler"}
+
+
+def test_each_other_game_has_its_own_figures(client, deck_catalog, game_catalog, user):
+    from decks.stats.models import GameCardShare
+
+    game_deck(user, gambit_draft())
+    game_deck(user, gambit_draft(name="Tides", others={"kingdom": {"RGT-002": 1}}, main={"RGT-011": 1}))
+    game_deck(user, gambit_draft(name="Private"), visibility="private")
+
+    run = statistics_recompute(min_pair_decks=1, min_pair_share=0)
+
+    rows = {(r.game, r.part, r.card.name if r.card else None): r for r in GameCardShare.objects.filter(run=run)}
+    assert rows[("rulers-gambit", "decks", None)].decks == 2
+    assert rows[("rulers-gambit", "identity", "Fire Kingdom")].share == 0.5
+    imp = rows[("rulers-gambit", "main", "Ember Imp 1")]
+    assert (imp.decks, imp.share, imp.avg_copies) == (2, 1.0, 1.5)
+    assert ("gaterunners", "decks", None) not in rows  # no public GateRunners deck
+    html = client.get("/stats/").content.decode()
+    assert '<h2 id="game-rulers-gambit" data-game="rulers-gambit">Ruler&#x27;s Gambit</h2>' in html
+    assert "2 public decks of Ruler&#x27;s Gambit" in html
+    assert 'data-game="gaterunners"' not in html
