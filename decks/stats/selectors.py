@@ -240,13 +240,23 @@ class CardStatistics:
     overall: Share | None
     per_ruler: list[Share]
     pairings: list[Share]
+    # The decks `overall` is a share of: Gate Ruler's public decks, or another game's.
+    scope: str = "public decks"
 
 
 def card_statistics(*, card: Card) -> CardStatistics:
-    """A card's figures in the current run: inclusion overall and per ruler, and its partners by lift."""
+    """A card's figures in the current run: inclusion overall and per ruler, and its partners by lift.
+
+    A card of another game than Gate Ruler: its share of that game's public decks (GameCardShare).
+    """
     run = statistics_run_current()
     if run is None:
         return CardStatistics(None, None, [], [])
+    game = games().get(card.game)
+    if game is not None and not game.default:
+        row = GameCardShare.objects.filter(run=run, card=card).order_by("-decks").first()
+        overall = Share(game.name, row.decks, row.share, f"{row.avg_copies:.2f} copies") if row else None
+        return CardStatistics(run, overall, [], [], scope=f"public {game.name} decks")
     overall, per_ruler = _card_inclusion_bars(run=run, card=card)
     return CardStatistics(run, overall, per_ruler, _card_pairing_bars(run=run, card=card))
 

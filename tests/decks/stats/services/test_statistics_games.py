@@ -44,3 +44,14 @@ def test_each_other_game_has_its_own_figures(client, deck_catalog, game_catalog,
     assert '<h2 id="game-rulers-gambit" data-game="rulers-gambit">Ruler&#x27;s Gambit</h2>' in html
     assert "2 public decks of Ruler&#x27;s Gambit" in html
     assert 'data-game="gaterunners"' not in html
+
+
+def test_a_game_cards_page_shows_its_share_of_its_games_decks(client, game_catalog, user):
+    game_deck(user, gambit_draft())
+    game_deck(user, gambit_draft(name="Tides", main={"RGT-012": 2}))
+    statistics_recompute(min_pair_decks=1, min_pair_share=0)
+
+    html = client.get("/cards/RGT-030/").content.decode()
+
+    assert "Played in 50.0% of public Ruler&#x27;s Gambit decks (1)" in html
+    assert "<th>Ruler</th>" not in html
