@@ -23,7 +23,7 @@ from decks.editor.session import SESSION_DRAFT, session_draft
 from decks.models import Deck, DeckDraft
 from decks.selectors import deck_get_for_owner, deck_get_for_viewer
 from decks.services import StaleDeck
-from decks.sharing.game_view import deck_editor_opens, deck_read_view, read_context
+from decks.sharing.game_view import deck_editor_opens, deck_read_view, editor_serves, read_context
 from gatesite.errors import ApplicationError
 
 from .forms import DeckImportForm
@@ -126,7 +126,7 @@ def deck_import(request: HttpRequest, public_id: str) -> HttpResponse:
         messages.error(request, exc.message)
         return _import_page(request, deck=deck, form=form, result=result, status=422)
     messages.success(request, f"Saved the pasted list as version {deck.version} ({_lines_note(result)}).")
-    return redirect("decks:edit", deck.public_id)
+    return redirect(_deck_home(deck), deck.public_id)
 
 
 def _import_conflict(
@@ -136,6 +136,11 @@ def _import_conflict(
     fresh = deck_get_for_owner(public_id=public_id, user=request.user)
     again = deck_text_import(text=form.cleaned_data["text"], draft=deck_draft_of(deck=fresh), game_fixed=True)
     return _import_page(request, deck=fresh, form=form, result=again, conflict=conflict.message, status=409)
+
+
+def _deck_home(deck: Deck) -> str:
+    """Where a saved deck is worked on: the editor, or its page for a game the editor does not open yet."""
+    return "decks:edit" if editor_serves(deck.game) else "deckpages:page"
 
 
 def _confirmed(request: HttpRequest, form: DeckImportForm, result: TextImport) -> bool:
@@ -169,7 +174,7 @@ def _import_page(
     if deck is None:
         action, back = reverse("decks:new-import"), reverse("decks:new")
     else:
-        action, back = reverse("decks:import", args=[deck.public_id]), reverse("decks:edit", args=[deck.public_id])
+        action, back = reverse("decks:import", args=[deck.public_id]), reverse(_deck_home(deck), args=[deck.public_id])
     context = {
         "deck": deck,
         "form": form,

@@ -97,6 +97,7 @@ def test_pasting_over_a_saved_deck_saves_a_new_version(client, game_catalog, use
     )
 
     assert response.status_code == 302
+    assert response["Location"] == f"/d/{deck.public_id}/"  # the editor opens these games in its own step
     saved = Deck.objects.get(pk=deck.pk)
     assert saved.version == 2
     assert deck_draft_of(deck=saved).others == {"kingdom": {"RGT-002": 1}}
