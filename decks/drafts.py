@@ -18,17 +18,22 @@ collector number, per section.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
+from types import MappingProxyType
 
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from cards.catalog import catalog_memory
-from cards.models import Printing, Ruler
+from cards.game_catalog import GameCatalog, game_catalog_get
+from cards.games import UnknownGameError, default_game, default_game_slug, game_get
+from cards.models import Geas, Printing, Ruler
 from cards.rules_selectors import RulesChoice, rules_choice_get
 from cards.selectors import attribute_exists, card_facts_rows, joined_values
 from decks.rules.engine import validate_deck
+from decks.rules.games import GameDefinition
+from decks.rules.judge import judge
 from decks.rules.types import CardFacts, DeckEntry, DeckSnapshot, Report
 from gatesite.errors import ApplicationError
 
@@ -51,10 +56,14 @@ class DeckListLine:
 
 @dataclass(frozen=True)
 class DraftJudgement:
-    """A draft resolved against the catalog and judged by the rules in force on its date."""
+    """A draft resolved against the catalog and judged by its game's rules (in force on its date).
+
+    `choice` is the ruler and geas chosen for a game whose identity is a ruler (Gate Ruler), None for
+    a game whose identity is a card (its `identity`, the card of the game's identity section).
+    """
 
     draft: DeckDraft
-    choice: RulesChoice
+    choice: RulesChoice | None
     deck: DeckSnapshot
     report: Report
     # The engine's facts for every printing the draft names that the catalog has (and for the
@@ -62,6 +71,40 @@ class DraftJudgement:
     facts: dict[str, CardFacts]
     # Collector numbers the draft names that the catalog does not have (left out of the deck).
     missing: tuple[str, ...]
+    game: GameDefinition = field(default_factory=default_game)
+    # The date judged by when there is no ruler's choice (a game's rules do not change by date).
+    judged: date | None = None
+
+    @property
+    def on(self) -> date:
+        """The date the deck was judged on."""
+        if self.choice is not None:
+            return self.choice.on
+        return self.judged or timezone.localdate()
+
+    @property
+    def ruler(self) -> Ruler | None:
+        return self.choice.ruler if self.choice is not None else None
+
+    @property
+    def geas(self) -> Geas | None:
+        return self.choice.geas if self.choice is not None else None
+
+    @property
+    def identity(self) -> CardFacts | None:
+        """The deck's identity card (its Kingdom-Ruler, its Hero) when its identity section holds exactly one."""
+        for section in self.game.sections:
+            entries = self.deck.section(section.key) if section.identity else ()
+            if len(entries) == 1:
+                return entries[0].card
+        return None
+
+    def identity_name(self) -> str:
+        """What lists call the deck's identity: the ruler's name, the identity card's, or ""."""
+        if self.choice is not None:
+            return self.choice.ruler.name
+        card = self.identity
+        return card.name if card is not None else ""
 
 
 # ---------------------------------------------------------------- the catalog, as the engine sees it
@@ -75,7 +118,7 @@ def printing_of_names(names: Collection[str]) -> dict[str, str]:
     missing = [n for n in names if n not in known]
     if missing:
         known.update(
-            Printing.objects.filter(card__name__in=missing)
+            Printing.objects.filter(card__name__in=missing, card__game=default_game_slug())
             .order_by("-collector_number")
             .values_list("card__name", "collector_number")
         )
@@ -115,6 +158,56 @@ def card_facts_by_number(numbers: Iterable[str]) -> dict[str, CardFacts]:
     return {number: known[number] for number in wanted if number in known}
 
 
+# ---------------------------------------------------------------- another game's catalog, as the engine sees it
+
+# Each game's CardFacts by collector number, made once per read of its catalog (cards.game_catalog).
+_game_facts: dict[str, tuple[GameCatalog, Mapping[str, CardFacts]]] = {}
+
+
+def _game_of(slug: str | None) -> GameDefinition:
+    """The game of this slug (the default game for None); ApplicationError naming an unknown one."""
+    try:
+        return game_get(slug) if slug is not None else default_game()
+    except UnknownGameError as exc:
+        raise ApplicationError(f"game: {exc}", field="game") from None
+
+
+def game_card_facts(game: GameDefinition) -> Mapping[str, CardFacts]:
+    """Every card of a game besides the default one, as the engine's facts by collector number.
+
+    The catalog's game fields (cards.game_catalog) go into CardFacts.fields; the printings of a
+    name share one CardFacts object. Only this game's cards: another game's printing is unknown here.
+    """
+    catalog = game_catalog_get(game=game.slug)
+    known = _game_facts.get(game.slug)
+    if known is not None and known[0] is catalog:
+        return known[1]
+    by_name = {
+        name: CardFacts(
+            name=name,
+            type=fact["type"],
+            text=fact["text"],
+            collector_numbers=fact["collector_numbers"],
+            fields=fact["fields"],
+        )
+        for name, fact in catalog.by_name.items()
+    }
+    facts = MappingProxyType({number: by_name[fact["name"]] for number, fact in catalog.by_number.items()})
+    _game_facts[game.slug] = (catalog, facts)
+    return facts
+
+
+def _game_lines_resolve(
+    game: GameDefinition, lines: Sequence[DeckListLine]
+) -> tuple[dict[str, str], Mapping[str, CardFacts]]:
+    """As _lines_resolve, within one game's catalog: a name counts as its lowest collector number."""
+    by_name = game_catalog_get(game=game.slug).by_name
+    number_of_name = {
+        ln.name: by_name[ln.name]["collector_numbers"][0] for ln in lines if ln.name and ln.name in by_name
+    }
+    return number_of_name, game_card_facts(game)
+
+
 # ---------------------------------------------------------------- any deck -> a draft
 
 
@@ -124,9 +217,10 @@ def deck_draft_of(*, deck: Deck) -> DeckDraft:
     for number, section, count in DeckCard.objects.filter(deck=deck).values_list(
         "printing__collector_number", "section", "count"
     ):
-        sections[section][number] = count
+        sections.setdefault(section, {})[number] = count
+    own = ("main", "resources", "considering")
     return DeckDraft(
-        ruler=deck.ruler.slug,
+        ruler=deck.ruler.slug if deck.ruler is not None else "",
         geas=deck.geas.slug if deck.geas else None,
         attribute=deck.attribute,
         rules_date=deck.rules_date,
@@ -135,6 +229,8 @@ def deck_draft_of(*, deck: Deck) -> DeckDraft:
         main=sections["main"],
         resources=sections["resources"],
         considering=sections["considering"],
+        game=deck.game,
+        others={key: counts for key, counts in sections.items() if key not in own and counts},
     )
 
 
@@ -146,16 +242,22 @@ def deck_draft_new() -> DeckDraft:
     return DeckDraft(ruler=slug)
 
 
-def draft_section_of_lines(*, section: str, lines: Sequence[DeckListLine], bounded: bool = False) -> dict[str, int]:
+def draft_section_of_lines(
+    *, section: str, lines: Sequence[DeckListLine], bounded: bool = False, game: str | None = None
+) -> dict[str, int]:
     """A section of a typed deck list (cards by collector number or name) as copies per collector number.
 
     A card named by name counts as its lowest collector number (printing_of_names). Both lookups
     go through the catalog memory, so a list of known cards costs no query. ApplicationError names
-    the first line that is not in the catalog and, when `bounded` (a deck to be saved), a section
-    past a saved deck's sizes.
+    the first line that is not in the catalog of the deck's `game` (default: Gate Ruler) and, when
+    `bounded` (a deck to be saved), a section past a saved deck's sizes.
     """
-    number_of_name, facts = _lines_resolve(lines)
-    return _section_counts(section, lines, number_of_name, facts, bounded=bounded)
+    definition = _game_of(game)
+    if definition.default:
+        number_of_name, facts = _lines_resolve(lines)
+        return _section_counts(section, lines, number_of_name, facts, bounded=bounded)
+    number_of_name, facts = _game_lines_resolve(definition, lines)
+    return _section_counts(section, lines, number_of_name, facts, bounded=bounded, game=definition.name)
 
 
 def _lines_resolve(lines: Sequence[DeckListLine]) -> tuple[dict[str, str], dict[str, CardFacts]]:
@@ -172,17 +274,26 @@ def _section_counts(
     facts: Mapping[str, CardFacts],
     *,
     bounded: bool,
+    game: str = "",
 ) -> dict[str, int]:
+    """`game`: the name of a game besides the default one, said in the error (Gate Ruler's words are unchanged)."""
     counts: dict[str, int] = {}
     for i, line in enumerate(lines):
         number = line.number if line.number in facts else number_of_name.get(line.name or "")
         if number is None:
-            where = {"line": f"{section}[{i}]", "number": line.number, "name": line.name}
-            message = (
-                gettext("%(line)s: no card with collector number '%(number)s'.")
-                if line.number
-                else gettext("%(line)s: no card with name '%(name)s'.")
-            )
+            where = {"line": f"{section}[{i}]", "number": line.number, "name": line.name, "game": game}
+            if game:
+                message = (
+                    gettext("%(line)s: no %(game)s card with collector number '%(number)s'.")
+                    if line.number
+                    else gettext("%(line)s: no %(game)s card with name '%(name)s'.")
+                )
+            else:
+                message = (
+                    gettext("%(line)s: no card with collector number '%(number)s'.")
+                    if line.number
+                    else gettext("%(line)s: no card with name '%(name)s'.")
+                )
             raise ApplicationError(message % where, field=f"{section}[{i}]")
         counts[number] = counts.get(number, 0) + line.count
         if bounded and counts[number] > MAX_LINE_COUNT:
@@ -233,14 +344,49 @@ def deck_draft_judge(*, draft: DeckDraft, today: date | None = None, also: Itera
     `also`: more collector numbers whose facts to fetch in the same query (the card browser's
     printings, for the editor's hints); they join `facts`, not the deck.
     """
+    game = _game_of(draft.game)
     on = draft.rules_date or today or timezone.localdate()
+    if game.identity != "ruler":
+        return _game_draft_judge(game, draft, on, also)
     choice = rules_choice_get(ruler_slug=draft.ruler, geas_slug=draft.geas, on=on)
     numbers = draft.numbers()
     facts = card_facts_by_number(numbers.union(list(dict.fromkeys(also))[:MAX_ALSO]))
     sections = {section: draft.section(section) for section in JUDGED_SECTIONS}
     deck = deck_snapshot_of(sections=sections, attribute=draft.attribute, facts=facts)
     missing = tuple(sorted(numbers - set(facts)))
-    return DraftJudgement(draft, choice, deck, validate_deck(deck, choice.rules), facts, missing)
+    return DraftJudgement(draft, choice, deck, validate_deck(deck, choice.rules), facts, missing, game)
+
+
+def game_snapshot_of(
+    *,
+    game: GameDefinition,
+    sections: Mapping[str, Mapping[str, int]],
+    facts: Mapping[str, CardFacts],
+    chosen: Collection[str] | None = None,
+) -> DeckSnapshot:
+    """A deck of a game whose identity is a card: each of its data's sections (the considering board is not judged)."""
+    return DeckSnapshot.of_sections(
+        {
+            key: tuple(
+                DeckEntry(facts[number], count, number if chosen is None or number in chosen else None)
+                for number, count in sorted(sections.get(key, {}).items())
+                if number in facts
+            )
+            for key in game.section_keys()
+        }
+    )
+
+
+def _game_draft_judge(game: GameDefinition, draft: DeckDraft, on: date, also: Iterable[str]) -> DraftJudgement:
+    """A draft of a game whose identity is a card, judged by its data's rules (no ruler, no date-bound rules)."""
+    known = game_card_facts(game)
+    numbers = draft.numbers()
+    wanted = numbers.union(list(dict.fromkeys(also))[:MAX_ALSO])
+    facts = {number: known[number] for number in wanted if number in known}
+    sections = {key: draft.section(key) for key in game.section_keys()}
+    deck = game_snapshot_of(game=game, sections=sections, facts=facts)
+    missing = tuple(sorted(numbers - set(facts)))
+    return DraftJudgement(draft, None, deck, judge(game, deck), facts, missing, game, on)
 
 
 def deck_judge(
@@ -273,3 +419,32 @@ def deck_judge(
     sections = {section: draft.section(section) for section in JUDGED_SECTIONS}
     deck = deck_snapshot_of(sections=sections, attribute=draft.attribute, facts=facts, chosen=chosen)
     return DraftJudgement(draft, choice, deck, validate_deck(deck, choice.rules), facts, ())
+
+
+def game_deck_judge(*, game: str, on: date, sections: Mapping[str, Sequence[DeckListLine]]) -> DraftJudgement:
+    """Judge a typed deck list of a game whose identity is a card (the validate API's body for that game).
+
+    ApplicationError names an unknown game, a section the game does not have, or the first line
+    naming a card that is not in this game's catalog (a card of another game included).
+    """
+    definition = _game_of(game)
+    keys = definition.section_keys()
+    for key in sections:
+        if key not in keys:
+            raise ApplicationError(
+                f"{key}: {definition.name} deck lists have no section '{key}' (its sections: {', '.join(keys)}).",
+                field=key,
+            )
+    every = [line for lines in sections.values() for line in lines]
+    number_of_name, facts = _game_lines_resolve(definition, every)
+    counts = {
+        key: _section_counts(key, lines, number_of_name, facts, bounded=False, game=definition.name)
+        for key, lines in sections.items()
+    }
+    draft = DeckDraft(rules_date=on, game=definition.slug).with_section("main", counts.get("main", {}))
+    for key, section_counts in counts.items():
+        draft = draft.with_section(key, section_counts)
+    chosen = {line.number for line in every if line.number}
+    deck = game_snapshot_of(game=definition, sections=counts, facts=facts, chosen=chosen)
+    used = {number: facts[number] for number in draft.numbers()}
+    return DraftJudgement(draft, None, deck, judge(definition, deck), used, (), definition, on)

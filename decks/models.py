@@ -20,6 +20,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from cards.games import default_game_slug, games
 from decks.limits import MAX_LINE_COUNT, MAX_LINES, spoofing_refusal
 
 
@@ -45,6 +46,28 @@ class Section(models.TextChoices):
     CONSIDERING = "considering", "Considering"
 
 
+# The sections a draft keeps in its own fields (Gate Ruler's, and the owner's considering board);
+# every other section a game's data declares ("kingdom", "hero", "gates") is in DeckDraft.others.
+_OWN_SECTIONS = tuple(Section.values)
+
+
+def game_sections() -> tuple[str, ...]:
+    """Every section a deck may hold: Gate Ruler's, the considering board and each game's from its data."""
+    keys = dict.fromkeys(_OWN_SECTIONS)
+    for game in games().values():
+        keys.update(dict.fromkeys(game.section_keys()))
+    return tuple(keys)
+
+
+def section_choices() -> list[tuple[str, str]]:
+    """DeckCard.section's choices, read from the games' data (a callable: a new game's section needs no migration)."""
+    labels = dict(Section.choices)
+    for game in games().values():
+        for section in game.sections:
+            labels.setdefault(section.key, section.label)
+    return list(labels.items())
+
+
 class Visibility(models.TextChoices):
     PRIVATE = "private", _("Private (only you)")
     UNLISTED = "unlisted", _("Unlisted (anyone with the link)")
@@ -59,7 +82,10 @@ class Deck(models.Model):
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="decks")
     name = models.CharField(max_length=100)
     description = models.TextField(blank=True, max_length=5000)
-    ruler = models.ForeignKey("cards.Ruler", on_delete=models.PROTECT, related_name="decks")
+    # The game the deck is of (data/games/<slug>.json); a Gate Ruler deck when a writer names none.
+    game = models.CharField(max_length=40, default=default_game_slug, db_default=default_game_slug())
+    # A game whose identity is a ruler (Gate Ruler) has one; a game whose identity is a card has none.
+    ruler = models.ForeignKey("cards.Ruler", null=True, blank=True, on_delete=models.PROTECT, related_name="decks")
     geas = models.ForeignKey("cards.Geas", null=True, blank=True, on_delete=models.PROTECT, related_name="decks")
     attribute = models.CharField(max_length=100, blank=True)
     # None: judged by the rules in force today.
@@ -93,11 +119,17 @@ class Deck(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def game_name(self) -> str:
+        """What players call the deck's game ("Ruler's Gambit"); its slug if no data file defines it any more."""
+        game = games().get(self.game)
+        return game.name if game is not None else self.game
+
 
 class DeckCard(models.Model):
     deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="cards")
     printing = models.ForeignKey("cards.Printing", on_delete=models.PROTECT, related_name="deck_cards")
-    section = models.CharField(max_length=12, choices=Section.choices, default=Section.MAIN)
+    section = models.CharField(max_length=12, choices=section_choices, default=Section.MAIN)
     count = models.PositiveSmallIntegerField()
 
     class Meta:
@@ -158,17 +190,20 @@ class DeckVersion(models.Model):
 
 # A line's count and a draft's size are bounded so a session or a row stays small: MAX_LINE_COUNT and
 # MAX_LINES come from decks.limits (imported above), one definition for every entry point.
-SECTIONS = tuple(Section.values)
+SECTIONS = game_sections()
 
 
 @dataclass(frozen=True)
 class DeckDraft:
-    """A deck as plain values: the rules chosen and, per section, copies per collector number.
+    """A deck as plain values: its game, the rules chosen and, per section, copies per collector number.
 
-    Treat it as immutable: changes build a new draft (decks.services.deck_draft_change).
+    Gate Ruler's sections are `main` and `resources` (and the owner's `considering` board); another
+    game's other sections ("kingdom", "hero", "gates": its data's keys) are in `others`. A game whose
+    identity is a card has no ruler (`ruler` is ""). Treat it as immutable: changes build a new
+    draft (decks.services.deck_draft_change).
     """
 
-    ruler: str
+    ruler: str = ""
     geas: str | None = None
     attribute: str = ""
     rules_date: date | None = None
@@ -177,19 +212,31 @@ class DeckDraft:
     main: Mapping[str, int] = field(default_factory=dict)
     resources: Mapping[str, int] = field(default_factory=dict)
     considering: Mapping[str, int] = field(default_factory=dict)
+    game: str = field(default_factory=default_game_slug)
+    others: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
 
     def section(self, name: str) -> Mapping[str, int]:
-        return {"main": self.main, "resources": self.resources, "considering": self.considering}[name]
+        """Copies per collector number of one section; {} for a section the draft leaves empty."""
+        if name in _OWN_SECTIONS:
+            return {"main": self.main, "resources": self.resources, "considering": self.considering}[name]
+        return self.others.get(name, {})
 
     def with_section(self, name: str, counts: Mapping[str, int]) -> DeckDraft:
-        return replace(self, **{name: {n: c for n, c in counts.items() if c > 0}})
+        kept = {n: c for n, c in counts.items() if c > 0}
+        if name in _OWN_SECTIONS:
+            return replace(self, **{name: kept})
+        return replace(self, others={**{k: v for k, v in self.others.items() if k != name}, name: kept})
 
     def numbers(self) -> set[str]:
-        return {*self.main, *self.resources, *self.considering}
+        return {*self.main, *self.resources, *self.considering}.union(*self.others.values())
 
     def to_session(self) -> dict[str, Any]:
-        """A JSON-serialisable dict (the session stores JSON)."""
-        return {
+        """A JSON-serialisable dict (the session stores JSON).
+
+        A Gate Ruler draft's form is as it always was (older sessions and versions have no `game`);
+        another game's adds `game` and its other sections by key.
+        """
+        data: dict[str, Any] = {
             "ruler": self.ruler,
             "geas": self.geas,
             "attribute": self.attribute,
@@ -200,6 +247,10 @@ class DeckDraft:
             "resources": dict(self.resources),
             "considering": dict(self.considering),
         }
+        if self.game != default_game_slug():
+            data["game"] = self.game
+            data["others"] = {key: dict(counts) for key, counts in self.others.items() if counts}
+        return data
 
     def odds_key(self) -> str:
         """A short fingerprint of what a deck's draw odds depend on (rules chosen, main deck, resources):
@@ -217,20 +268,34 @@ class DeckDraft:
     @classmethod
     def from_session(cls, data: Mapping[str, Any]) -> DeckDraft:
         """The draft a session holds; raises ValueError (or KeyError, TypeError) on a malformed one."""
-
-        def counts(raw: Any) -> dict[str, int]:
-            if not isinstance(raw, Mapping):
-                raise TypeError("expected a mapping of counts")
-            return {str(k): int(v) for k, v in list(raw.items())[:MAX_LINES] if 0 < int(v) <= MAX_LINE_COUNT}
-
+        game = str(data.get("game") or default_game_slug())
+        known = games()
+        if game not in known:
+            raise ValueError(f"unknown game {game!r}")
+        others = data.get("others") or {}
+        if not isinstance(others, Mapping):
+            raise TypeError("expected a mapping of sections")
         return cls(
-            ruler=str(data["ruler"]),
+            # A game whose identity is a ruler needs one (KeyError without); another game has none.
+            ruler=str(data["ruler"]) if known[game].identity == "ruler" else str(data.get("ruler") or ""),
             geas=str(data["geas"]) if data.get("geas") else None,
             attribute=str(data.get("attribute") or ""),
             rules_date=date.fromisoformat(data["rules_date"]) if data.get("rules_date") else None,
             name=str(data.get("name") or ""),
             description=str(data.get("description") or ""),
-            main=counts(data.get("main", {})),
-            resources=counts(data.get("resources", {})),
-            considering=counts(data.get("considering", {})),
+            main=_counts(data.get("main", {})),
+            resources=_counts(data.get("resources", {})),
+            considering=_counts(data.get("considering", {})),
+            game=game,
+            others={
+                key: _counts(others[key])
+                for key in known[game].section_keys()
+                if key not in _OWN_SECTIONS and key in others
+            },
         )
+
+
+def _counts(raw: Any) -> dict[str, int]:
+    if not isinstance(raw, Mapping):
+        raise TypeError("expected a mapping of counts")
+    return {str(k): int(v) for k, v in list(raw.items())[:MAX_LINES] if 0 < int(v) <= MAX_LINE_COUNT}

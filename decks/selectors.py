@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet, Sum
 from django.http import Http404
 
+from cards.games import game_get
 from cards.models import Printing
 
 from .models import Deck, DeckCard, Section, Visibility
@@ -106,8 +107,9 @@ class DeckCardLine:
 
 
 def deck_card_lines(*, deck: Deck) -> dict[str, list[DeckCardLine]]:
-    """The deck's main deck and resources (not the owner's considering board), one query."""
+    """The deck's main deck and resources, and its game's other sections (not the owner's considering board); one query."""
     lines: dict[str, list[DeckCardLine]] = {Section.MAIN: [], Section.RESOURCES: []}
+    lines.update((key, []) for key in game_get(deck.game).section_keys())
     rows = (
         DeckCard.objects.filter(deck=deck, section__in=lines.keys())
         .order_by("section", "printing__collector_number")

@@ -37,18 +37,18 @@ def deck_create_from_draft(
 ) -> Deck:
     """Save a draft as a new deck of `owner`. Pass the draft's `judgement` if the caller has it."""
     judgement = judgement or deck_draft_judge(draft=draft)
-    choice = judgement.choice
     with transaction.atomic():
         deck = Deck.objects.create(
             owner=owner,
-            name=(name or draft.name).strip() or f"Untitled {choice.ruler.name} deck",
+            name=(name or draft.name).strip() or f"Untitled {judgement.identity_name() or judgement.game.name} deck",
             description=draft.description,
-            ruler=choice.ruler,
-            geas=choice.geas,
+            game=judgement.game.slug,
+            ruler=judgement.ruler,
+            geas=judgement.geas,
             attribute=draft.attribute,
             rules_date=draft.rules_date,
             legal=judgement.report.legal,
-            judged_on=choice.on,
+            judged_on=judgement.on,
             verdict_reason=_verdict_reason(judgement),
         )
         _deck_cards_sync(deck=deck, draft=draft)
@@ -80,17 +80,17 @@ def deck_update(
     change (consecutive ones make one version in the history).
     """
     judgement = judgement or deck_draft_judge(draft=draft)
-    choice = judgement.choice
     now = timezone.now()
     fields = {
         "name": draft.name or deck.name,
         "description": draft.description,
-        "ruler": choice.ruler,
-        "geas": choice.geas,
+        "game": judgement.game.slug,
+        "ruler": judgement.ruler,
+        "geas": judgement.geas,
         "attribute": draft.attribute,
         "rules_date": draft.rules_date,
         "legal": judgement.report.legal,
-        "judged_on": choice.on,
+        "judged_on": judgement.on,
         "verdict_reason": _verdict_reason(judgement),
         "updated_at": now,
     }
@@ -123,7 +123,10 @@ def _deck_version_record(*, deck: Deck, draft: DeckDraft, autosave: bool = False
     editing session changed, not one line per click. Any other save starts a new version.
     """
     snapshot = replace(
-        draft, name=deck.name, ruler=deck.ruler.slug, geas=deck.geas.slug if deck.geas else None
+        draft,
+        name=deck.name,
+        ruler=deck.ruler.slug if deck.ruler is not None else "",
+        geas=deck.geas.slug if deck.geas else None,
     ).to_snapshot()
     now = timezone.now()
     if autosave:

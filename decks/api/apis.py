@@ -22,8 +22,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from cards.games import game_get
 from decks.api import schema as _schema  # noqa: F401  (registers the schema extension of the bodies)
 from decks.api.bodies import (
+    GAME_SECTIONS,
+    AnyDeckValidateInput,
+    AnyDeckValidation,
     ApiDetail,
     ApiError,
     DeckDetailOutput,
@@ -33,17 +37,24 @@ from decks.api.bodies import (
     DeckPatchInput,
     DeckUpdateInput,
     DeckValidateInput,
-    DeckValidation,
     StaleDeckError,
 )
 from decks.api.outputs import deck_detail_output, deck_output, validation_output
 from decks.api.pagination import DeckPagination
-from decks.api.parsing import body_parse
-from decks.drafts import DeckListLine, deck_draft_of, deck_judge, draft_section_of_lines
+from decks.api.parsing import body_parse, validate_body_parse
+from decks.drafts import (
+    DeckListLine,
+    DraftJudgement,
+    deck_draft_of,
+    deck_judge,
+    draft_section_of_lines,
+    game_deck_judge,
+)
 from decks.library.filters import DeckFilter
 from decks.models import Deck, DeckDraft, Visibility
 from decks.selectors import deck_api_queryset, deck_is_owned_by, deck_list_owned, deck_list_public
 from decks.services import StaleDeck, deck_delete, deck_save
+from gatesite.errors import ApplicationError
 from gatesite.parsers import JSONParser
 
 
@@ -52,9 +63,11 @@ class DeckValidateApi(APIView):
     authentication_classes: list[Any] = []  # anonymous clients need no CSRF token
     parser_classes = [JSONParser]
 
-    @extend_schema(request=DeckValidateInput, responses={200: DeckValidation, 400: ApiError})
+    @extend_schema(request=AnyDeckValidateInput, responses={200: AnyDeckValidation, 400: ApiError})
     def post(self, request: Request) -> Response:
-        body = body_parse(DeckValidateInput, request)
+        body = validate_body_parse(request)
+        if not isinstance(body, DeckValidateInput):  # a game whose identity is a card: its sections' lines
+            return Response(validation_output(judgement=_game_judge(body)))
         judgement = deck_judge(
             ruler=body.ruler,
             geas=body.geas,
@@ -64,6 +77,11 @@ class DeckValidateApi(APIView):
             resources=_list_lines(body.resources),
         )
         return Response(validation_output(judgement=judgement))
+
+
+def _game_judge(body: Any) -> DraftJudgement:
+    sections = {key: _list_lines(getattr(body, key)) for key in type(body).model_fields if key not in ("game", "as_of")}
+    return game_deck_judge(game=body.game, on=body.as_of or timezone.localdate(), sections=sections)
 
 
 def _list_lines(lines: list[DeckLine]) -> list[DeckListLine]:
@@ -95,20 +113,34 @@ _PUBLIC_ID = OpenApiParameter(
 
 def _draft_from(data: dict[str, Any], base: DeckDraft | None = None) -> DeckDraft:
     """The draft a body describes (model_dump of a body); for a PATCH, the fields it leaves out stay as in `base`."""
-    base = base or DeckDraft(ruler=data["ruler"])
+    base = base or DeckDraft(ruler=data.get("ruler") or "", game=data["game"])
+    game = game_get(base.game)
+    if data.get("game", base.game) != base.game:
+        raise ApplicationError(
+            f"game: a saved deck's game does not change (this deck is of {game.name}).", field="game"
+        )
     changes: dict[str, Any] = {}
     for key in ("name", "description", "ruler", "geas", "rules_date"):
         if key in data:
-            changes[key] = data[key]
+            changes[key] = data[key] if key != "ruler" else data[key] or ""
     if "attribute" in data:
         changes["attribute"] = data["attribute"] or ""
     if "ruler" in data and data["ruler"] != base.ruler and "geas" not in data:
         changes["geas"] = None  # a geas belongs to one ruler: a new ruler starts without one
-    for section in ("main", "resources"):
-        if section in data:
-            lines = [DeckListLine(**line) for line in data[section]]
-            changes[section] = draft_section_of_lines(section=section, lines=lines, bounded=True)
-    return replace(base, **changes)
+    if game.identity != "ruler" and (changes.get("ruler") or changes.get("geas")):
+        raise ApplicationError(f"ruler: a {game.name} deck has no ruler or geas.", field="ruler")
+    draft = replace(base, **changes)
+    for section in ("main", "resources", *GAME_SECTIONS):
+        if section not in data:
+            continue
+        if section not in game.section_keys():
+            if data[section]:
+                raise ApplicationError(f"{section}: a {game.name} deck has no such section.", field=section)
+            continue
+        lines = [DeckListLine(**line) for line in data[section]]
+        counts = draft_section_of_lines(section=section, lines=lines, bounded=True, game=game.slug)
+        draft = draft.with_section(section, counts)
+    return draft
 
 
 def _public_asked(request: Request) -> bool:
@@ -208,7 +240,22 @@ class DeckDetailApi(APIView):
         data = body_parse(DeckPatchInput if partial else DeckUpdateInput, request).model_dump()
         current = deck_draft_of(deck=deck)
         # The considering board is the owner's scratch pad, not part of the API's deck: keep it.
-        base = current if partial else DeckDraft(ruler=data["ruler"], considering=current.considering)
+        base = (
+            current
+            if partial
+            else replace(
+                current,
+                ruler="",
+                geas=None,
+                attribute="",
+                rules_date=None,
+                name="",
+                description="",
+                main={},
+                resources={},
+                others={},
+            )
+        )
         try:
             deck_save(
                 owner=request.user,

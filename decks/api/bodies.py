@@ -7,19 +7,26 @@ A model's `title` is its schema component's name (kept from the serializers thes
 
 from __future__ import annotations
 
+import operator
 from datetime import date, datetime
+from functools import reduce
 from typing import Annotated, Any, Literal
 
-from pydantic import MISSING, BaseModel, ConfigDict, Field, create_model, model_validator
+from pydantic import MISSING, BaseModel, ConfigDict, Field, RootModel, create_model, model_validator
 from pydantic_core import PydanticCustomError
 
+from cards.games import default_game_slug, games
 from decks.api.fields import DeckCount, IsoDate, displayed_text, integer, slug, text
-from decks.models import MAX_LINES, Visibility
+from decks.models import MAX_LINES, Section, Visibility, game_sections
 
 # PositiveIntegerField's ceiling in PostgreSQL: a larger `version` is refused, not sent to the database.
 MAX_VERSION = 2**31 - 1
 
 VisibilityChoice = Literal[tuple(Visibility.values)]  # type: ignore[valid-type]
+# Every game a body may name (data/games/*.json), and the sections of the games besides Gate Ruler's own.
+GameChoice = Literal[tuple(games())]  # type: ignore[valid-type]
+GAME_SECTIONS = tuple(key for key in game_sections() if key not in Section.values)
+_GAME_HELP = "The game (data/games/<slug>.json): gate-ruler (the default), rulers-gambit or gaterunners."
 
 
 class _Line(BaseModel):
@@ -47,12 +54,42 @@ class DeckValidateInput(BaseModel):
 
     model_config = ConfigDict(title="Input")
 
+    game: Literal[default_game_slug()] = Field(default_game_slug(), description=_GAME_HELP)  # type: ignore[valid-type]
     ruler: slug()  # type: ignore[valid-type]
     geas: slug() | None = None  # type: ignore[valid-type]
     as_of: IsoDate | None = None
     attribute: text(blank=True) | None = None  # type: ignore[valid-type]
     main: Annotated[list[DeckLine], Field(max_length=MAX_LINES)]
     resources: Annotated[list[DeckLine], Field(max_length=MAX_LINES)] = []
+
+
+class GameOfBody(BaseModel):
+    """The `game` of a validate body that names one: it says which body model reads the rest."""
+
+    game: GameChoice = default_game_slug()
+
+
+def _game_validate_input(slug_: str) -> type[BaseModel]:
+    """The validate body of a game whose identity is a card: its sections' lines from its data, nothing else."""
+    game = games()[slug_]
+    lines = Annotated[list[DeckLine], Field(max_length=MAX_LINES)]
+    fields: dict[str, Any] = {"game": (Literal[slug_], Field(description=_GAME_HELP))}
+    fields["as_of"] = (IsoDate | None, None)
+    for section in game.sections:
+        fields[section.key] = (lines, Field([], description=f"The {section.called()}: lines as in `main`."))
+    name = "".join(part.title() for part in slug_.split("-")) + "ValidateInput"
+    model = create_model(name, __config__=ConfigDict(title=name, extra="forbid"), **fields)
+    model.__doc__ = f"POST /api/v1/decks/validate/ for a {game.name} deck: its sections' lines."
+    return model
+
+
+# One body model per game: Gate Ruler's is DeckValidateInput, every other game's is built from its data.
+VALIDATE_INPUTS: dict[str, type[BaseModel]] = {
+    slug_: DeckValidateInput if game.identity == "ruler" else _game_validate_input(slug_)
+    for slug_, game in games().items()
+}
+AnyDeckValidateInput = RootModel[reduce(operator.or_, dict.fromkeys(VALIDATE_INPUTS.values()))]  # type: ignore[misc]
+AnyDeckValidateInput.model_config["title"] = "ValidateInput"
 
 
 class DeckViolation(BaseModel):
@@ -71,6 +108,16 @@ class DeckSummary(BaseModel):
     resources: int
 
 
+class GameDeckValidation(BaseModel):
+    """The validate API's answer for a game whose identity is a card (no ruler, no rules date)."""
+
+    legal: bool
+    game: str
+    as_of: date
+    violations: list[DeckViolation]
+    summary: dict[str, int] = Field(description="Cards in each of the game's sections, by section key.")
+
+
 class DeckValidation(BaseModel):
     legal: bool
     ruler: str
@@ -85,6 +132,10 @@ class DeckValidation(BaseModel):
     summary: DeckSummary
 
 
+AnyDeckValidation = RootModel[DeckValidation | GameDeckValidation]
+AnyDeckValidation.model_config["title"] = "Validation"
+
+
 # ---------------------------------------------------------------- /api/v1/decks/: saved decks
 
 
@@ -97,7 +148,7 @@ class DeckCardLineInput(_Line):
 Lines = Annotated[list[DeckCardLineInput], Field(max_length=MAX_LINES)]
 
 
-class DeckInput(BaseModel):
+class _DeckInput(BaseModel):
     """A deck as a client writes it: the validate API's body plus name, description and visibility."""
 
     model_config = ConfigDict(title="DeckInput")
@@ -105,7 +156,10 @@ class DeckInput(BaseModel):
     name: displayed_text(max_length=100) = ""  # type: ignore[valid-type]
     description: displayed_text(max_length=5000) = ""  # type: ignore[valid-type]
     visibility: VisibilityChoice = Visibility.PRIVATE.value
-    ruler: slug(max_length=100) = Field(description="Ruler slug (GET /api/v1/rulers/).")  # type: ignore[valid-type]
+    game: GameChoice = Field(default_game_slug(), description=_GAME_HELP + " A saved deck's game does not change.")
+    ruler: slug(max_length=100) | None = Field(  # type: ignore[valid-type]
+        None, description="Ruler slug (GET /api/v1/rulers/): required for a Gate Ruler deck, null for another game's."
+    )
     geas: slug(max_length=100) | None = Field(
         None,  # type: ignore[valid-type]
         description="Geas slug of the ruler, or null.",
@@ -114,6 +168,25 @@ class DeckInput(BaseModel):
     rules_date: IsoDate | None = Field(None, description="Judge by the rules of this date (null: today).")
     main: Lines
     resources: Lines = []
+
+    @model_validator(mode="after")
+    def _ruler_of_a_ruler_game(self) -> Any:
+        # A game whose identity is a ruler (Gate Ruler) needs one; the others have none.
+        if self.ruler is None and games()[self.game].identity == "ruler":
+            raise PydanticCustomError(
+                "ruler_required", "ruler: This field is required for a {game} deck.", {"game": games()[self.game].name}
+            )
+        return self
+
+
+# The sections of the games besides Gate Ruler ("kingdom", "hero", "gates"), from their data.
+DeckInput = create_model(
+    "DeckInput",
+    __base__=_DeckInput,
+    **{
+        key: (Lines, Field([], description=f"The {key} section's lines (a game that has it).")) for key in GAME_SECTIONS
+    },
+)
 
 
 class DeckUpdateInput(DeckInput):
@@ -172,7 +245,8 @@ class DeckOutput(BaseModel):
     description: str
     visibility: VisibilityChoice
     owner: str
-    ruler: str
+    game: str = Field(description="The deck's game (data/games/<slug>.json).")
+    ruler: str | None = Field(description="The ruler's slug (Gate Ruler), null for another game's deck.")
     geas: str | None
     attribute: str | None = Field(description="The unit attribute chosen, or null.")
     rules_date: date | None
@@ -185,13 +259,26 @@ class DeckOutput(BaseModel):
     archived: bool
 
 
-class DeckDetailOutput(DeckOutput):
-    """A saved deck with its main deck and resources."""
+class _DeckDetailOutput(DeckOutput):
+    """A saved deck with its main deck and resources, and its game's other sections."""
 
     model_config = ConfigDict(title="DeckDetail")
 
     main: list[DeckCardLineOutput]
     resources: list[DeckCardLineOutput]
+
+
+DeckDetailOutput = create_model(
+    "DeckDetailOutput",
+    __base__=_DeckDetailOutput,
+    **{
+        key: (
+            list[DeckCardLineOutput] | MISSING,
+            Field(MISSING, description=f"The {key} section (a game that has it)."),
+        )
+        for key in GAME_SECTIONS
+    },
+)
 
 
 class ApiError(BaseModel):

@@ -11,9 +11,9 @@ from typing import Any
 
 from rest_framework.request import Request
 
-from decks.api.bodies import DeckDetailOutput, DeckOutput, DeckValidation, DeckVerdict
+from decks.api.bodies import DeckDetailOutput, DeckOutput, DeckValidation, DeckVerdict, GameDeckValidation
 from decks.drafts import DraftJudgement
-from decks.models import Deck, Section, Visibility
+from decks.models import Deck, Visibility
 from decks.selectors import deck_card_lines, deck_is_owned_by
 from decks.wording import word
 
@@ -21,6 +21,8 @@ from decks.wording import word
 def validation_output(*, judgement: DraftJudgement) -> dict[str, Any]:
     """POST /api/v1/decks/validate/'s answer: the verdict, every violation and the deck's figures."""
     report, choice = judgement.report, judgement.choice
+    if choice is None:
+        return _game_validation_output(judgement)
     summary = report.summary
     # One model_validate of plain values: a model per violation would take twice as long.
     return DeckValidation.model_validate(
@@ -47,6 +49,23 @@ def validation_output(*, judgement: DraftJudgement) -> dict[str, Any]:
     ).model_dump(mode="json")
 
 
+def _game_validation_output(judgement: DraftJudgement) -> dict[str, Any]:
+    """The answer for a game whose identity is a card: its violations and its sections' card counts."""
+    report, deck = judgement.report, judgement.deck
+    return GameDeckValidation.model_validate(
+        {
+            "legal": report.legal,
+            "game": judgement.game.slug,
+            "as_of": judgement.on,
+            "violations": [
+                {"rule": v.rule, "message": v.message, "cards": list(v.cards), "source": v.source}
+                for v in report.violations
+            ],
+            "summary": {key: sum(entry.count for entry in deck.section(key)) for key in judgement.game.section_keys()},
+        }
+    ).model_dump(mode="json")
+
+
 def deck_output(*, deck: Deck, request: Request | None) -> dict[str, Any]:
     """A saved deck without its cards (expects deck_api_queryset's select_related)."""
     return DeckOutput(**_deck_fields(deck, request)).model_dump(mode="json")
@@ -57,8 +76,7 @@ def deck_detail_output(*, deck: Deck, request: Request | None) -> dict[str, Any]
     lines = deck_card_lines(deck=deck)
     return DeckDetailOutput(
         **_deck_fields(deck, request),
-        main=[asdict(line) for line in lines[Section.MAIN]],
-        resources=[asdict(line) for line in lines[Section.RESOURCES]],
+        **{key: [asdict(line) for line in section] for key, section in lines.items()},
     ).model_dump(mode="json")
 
 
@@ -70,7 +88,8 @@ def _deck_fields(deck: Deck, request: Request | None) -> dict[str, Any]:
         "description": deck.description,
         "visibility": deck.visibility,
         "owner": deck.owner.username,
-        "ruler": deck.ruler.slug,
+        "game": deck.game,
+        "ruler": deck.ruler.slug if deck.ruler is not None else None,
         "geas": deck.geas.slug if deck.geas is not None else None,
         "attribute": deck.attribute or None,  # null as in the validate API's body, not ""
         "rules_date": deck.rules_date,

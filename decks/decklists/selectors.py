@@ -12,6 +12,8 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from cards.game_catalog import game_catalog_get
+from cards.games import UnknownGameError, default_game, game_get, games
 from cards.models import Attribute, Card, Geas, Printing, Ruler
 from cards.rules_selectors import rules_choice_get
 from decks.decklists.link import DeckLinkError, LinkedDeck, decode_deck_link, encode_deck_link
@@ -21,21 +23,43 @@ from decks.decklists.text import (
     TextCard,
     Vocabulary,
     format_deck_text,
+    format_game_deck_text,
     line_fixed,
     parse_deck_text,
 )
-from decks.drafts import card_facts_by_number
+from decks.drafts import card_facts_by_number, game_card_facts
 from decks.editor.state import DeckEditorState, deck_editor_state
 from decks.models import MAX_LINE_COUNT, DeckDraft
+from decks.rules.games import GameDefinition
 from decks.rules.ruleset import RulesInForce
+from decks.sharing.game_view import GameDeckView, game_deck_view
 from decks.wording import word
 from gatesite.errors import ApplicationError
 
 
-def deck_text_vocabulary() -> Vocabulary:
-    """Every name a pasted deck list may use (decks.decklists.text): cards, rulers, geases, attributes. Four queries."""
+def _games_vocabulary() -> dict[str, str]:
+    """The names and slugs a `Game:` line may use, each for its game's slug."""
+    names: dict[str, str] = {}
+    for slug, game in games().items():
+        names.setdefault(game.name, slug)
+        names.setdefault(slug, slug)
+    return names
+
+
+def deck_text_vocabulary(*, game: str | None = None) -> Vocabulary:
+    """Every name a pasted deck list of `game` (default: Gate Ruler) may use (decks.decklists.text).
+
+    Gate Ruler: its cards, rulers, geases, attributes (four queries). Another game: its cards
+    and its sections' headings (one query). Both: the games a `Game:` line may name.
+    """
+    definition = game_get(game) if game else default_game()
+    if not definition.default:
+        cards = {name: name for name in Card.objects.filter(game=definition.slug).values_list("name", flat=True)}
+        headings = {s.heading: s.key for s in definition.sections if s.heading}
+        headings.update({s.label: s.key for s in definition.sections if s.heading})
+        return Vocabulary(cards=cards, games=_games_vocabulary(), sections=headings)
     cards: dict[str, str] = {}
-    for name, name_ja in Card.objects.order_by().values_list("name", "name_ja"):
+    for name, name_ja in Card.objects.filter(game=definition.slug).order_by().values_list("name", "name_ja"):
         cards[name] = name
         if name_ja:
             cards.setdefault(name_ja, name)
@@ -53,11 +77,35 @@ def deck_text_vocabulary() -> Vocabulary:
         rulers=rulers,
         geases=geases,
         attributes=list(Attribute.objects.values_list("name", flat=True)),
+        games=_games_vocabulary(),
+    )
+
+
+def _game_deck_text(draft: DeckDraft, game: GameDefinition) -> str:
+    """A draft of a game besides Gate Ruler as text: `Game:`, the main deck by type, each other section under its heading."""
+    facts = game_card_facts(game)
+
+    def cards(section: str) -> list[TextCard]:
+        return [
+            TextCard(count, facts[number].name, facts[number].type)
+            for number, count in draft.section(section).items()
+            if number in facts
+        ]
+
+    return format_game_deck_text(
+        game=game.name,
+        name=draft.name,
+        main=cards("main"),
+        sections=[(s.heading, cards(s.key)) for s in game.sections if s.heading],
+        type_labels={t.key: t.label for t in game.card_types},
     )
 
 
 def deck_draft_text(*, draft: DeckDraft) -> str:
     """A draft (or a saved deck's, see deck_draft_of) as the plain-text list players paste (decks.decklists.text)."""
+    game = game_get(draft.game)
+    if not game.default:
+        return _game_deck_text(draft, game)
     facts = card_facts_by_number(draft.numbers())
     ruler = Ruler.objects.filter(slug=draft.ruler).values_list("name", flat=True).first() or draft.ruler
     geas = None
@@ -84,6 +132,12 @@ def deck_draft_text(*, draft: DeckDraft) -> str:
 
 def deck_draft_validate_body(*, draft: DeckDraft) -> dict[str, Any]:
     """A draft as the body POST /api/v1/decks/validate/ takes (printings by collector number)."""
+    game = game_get(draft.game)
+    if not game.default:
+        body: dict[str, Any] = {"game": game.slug}
+        for key in game.section_keys():
+            body[key] = [{"number": n, "count": c} for n, c in sorted(draft.section(key).items())]
+        return body
     return {
         "ruler": draft.ruler,
         "geas": draft.geas,
@@ -105,7 +159,8 @@ class TextImport:
 
     parsed: ParsedDeck
     draft: DeckDraft | None
-    state: DeckEditorState | None
+    # The editor's state of a Gate Ruler draft, or the view of another game's (decks.sharing.game_view).
+    state: DeckEditorState | GameDeckView | None
     errors: tuple[LineError, ...]
     kept: tuple[str, ...]
     # The text read: the one pasted, or with one line fixed to its suggestion (deck_text_import's `fix`).
@@ -114,6 +169,14 @@ class TextImport:
     @property
     def blocked(self) -> bool:
         return self.draft is None
+
+    @property
+    def editor(self) -> DeckEditorState | None:
+        return self.state if isinstance(self.state, DeckEditorState) else None
+
+    @property
+    def game_view(self) -> GameDeckView | None:
+        return self.state if isinstance(self.state, GameDeckView) else None
 
     @property
     def fingerprint(self) -> str:
@@ -125,10 +188,43 @@ class TextImport:
 
 
 # Headings that decide which rules judge the deck: with one of them wrong there is no deck to confirm.
-_BLOCKING_FIELDS = frozenset({"ruler", "geas", "attribute", "rules_date", "heading"})
+_BLOCKING_FIELDS = frozenset({"ruler", "geas", "attribute", "rules_date", "heading", "game"})
 
 
-def deck_text_import(*, text: str, draft: DeckDraft, today: date | None = None, fix: int | None = None) -> TextImport:
+def _text_parsed(text: str, game: str, fix: int | None) -> tuple[ParsedDeck, str]:
+    """The text read with `game`'s names, after the fix the player accepted (if any); and the text read."""
+    vocabulary = deck_text_vocabulary(game=game)
+    parsed = parse_deck_text(text, vocabulary, max_count=MAX_LINE_COUNT)
+    if fix is not None:
+        for error in parsed.errors:
+            if error.number == fix and error.suggestion:
+                text = line_fixed(text, error)
+                parsed = parse_deck_text(text, vocabulary, max_count=MAX_LINE_COUNT)
+                break
+    return parsed, text
+
+
+def _text_of_its_game(
+    text: str, draft: DeckDraft, fix: int | None, game_fixed: bool
+) -> tuple[ParsedDeck, str, DeckDraft, TextImport | None]:
+    """The text read by its game's names (its `Game:` line, else the draft's game), and the draft it
+    goes over: a new one of the text's game when that differs; a refusal when the game is `game_fixed`."""
+    parsed, text = _text_parsed(text, draft.game, fix)
+    if parsed.game is None or parsed.game == draft.game:
+        return parsed, text, draft, None
+    if game_fixed:
+        line = parsed.heading_lines.get("game", 0)
+        message = f"This deck is a {game_get(draft.game).name} deck; its game does not change."
+        refused = TextImport(parsed, None, None, (*parsed.errors, LineError(line, "", message, field="game")), (), text)
+        return parsed, text, draft, refused
+    draft = DeckDraft(name=draft.name, description=draft.description, game=parsed.game)
+    parsed, text = _text_parsed(text, parsed.game, None)
+    return parsed, text, draft, None
+
+
+def deck_text_import(
+    *, text: str, draft: DeckDraft, today: date | None = None, fix: int | None = None, game_fixed: bool = False
+) -> TextImport:
     """Read a pasted deck list against the catalog and make the draft it describes (nothing is saved).
 
     1. Parse the text with every known name (decks.decklists.text.parse_deck_text).
@@ -142,15 +238,21 @@ def deck_text_import(*, text: str, draft: DeckDraft, today: date | None = None, 
 
     `fix`: a line number whose "Did you mean …?" the player accepted: that line takes its
     suggestion first, and the result reads the fixed text (TextImport.text).
+
+    The game: the text's `Game:` line, else the draft's. A text of another game than the draft's
+    is read with that game's names and makes a new draft of it, unless `game_fixed` (a saved
+    deck, whose game does not change): then the `Game:` line is an error that blocks.
     """
-    vocabulary = deck_text_vocabulary()
-    parsed = parse_deck_text(text, vocabulary, max_count=MAX_LINE_COUNT)
-    if fix is not None:
-        for error in parsed.errors:
-            if error.number == fix and error.suggestion:
-                text = line_fixed(text, error)
-                parsed = parse_deck_text(text, vocabulary, max_count=MAX_LINE_COUNT)
-                break
+    parsed, text, draft, refused = _text_of_its_game(text, draft, fix, game_fixed)
+    if refused is not None:
+        return refused
+    if not game_get(draft.game).default:
+        return _game_text_import(parsed=parsed, draft=draft, text=text, today=today)
+    return _ruler_text_import(parsed=parsed, draft=draft, text=text, today=today)
+
+
+def _ruler_text_import(*, parsed: ParsedDeck, draft: DeckDraft, text: str, today: date | None) -> TextImport:
+    """deck_text_import for Gate Ruler, steps 2 to 4: the rules chosen, then the printings."""
     errors = list(parsed.errors)
     ruler_slug, geas_slug, attribute, rules_date, kept = _text_headings(parsed=parsed, draft=draft)
     if any(e.field in _BLOCKING_FIELDS for e in errors):
@@ -182,6 +284,35 @@ def deck_text_import(*, text: str, draft: DeckDraft, today: date | None = None, 
     )
     state = deck_editor_state(draft=new, today=today)
     return TextImport(parsed, new, state, tuple(sorted(errors, key=lambda e: e.number)), tuple(kept), text)
+
+
+def _game_text_import(*, parsed: ParsedDeck, draft: DeckDraft, text: str, today: date | None) -> TextImport:
+    """deck_text_import for a game besides Gate Ruler: each section's names become printings (the
+    draft's own printing of a name in that section, else its lowest collector number)."""
+    errors = tuple(parsed.errors)
+    # A heading the game does not have blocks too: the cards under it would land in the wrong section.
+    if any(e.field in _BLOCKING_FIELDS or e.field == "section" for e in errors):
+        return TextImport(parsed, None, None, errors, (), text)
+    game = game_get(draft.game)
+    catalog = game_catalog_get(game=game.slug)
+    by_name, by_number = catalog.by_name, catalog.by_number
+    sections: dict[str, dict[str, int]] = {}
+    for key in game.section_keys():
+        own = {by_number[number]["name"]: number for number in draft.section(key) if number in by_number}
+        counts: dict[str, int] = {}
+        for name, total in parsed.section(key).items():
+            if name in by_name:
+                number = own.get(name) or by_name[name]["collector_numbers"][0]
+                counts[number] = counts.get(number, 0) + total
+        sections[key] = counts
+    new = replace(
+        draft,
+        name=parsed.name if parsed.name is not None else draft.name,
+        main=sections.pop("main", {}),
+        others={key: counts for key, counts in sections.items() if counts},
+    )
+    view = game_deck_view(draft=new, today=today)
+    return TextImport(parsed, new, view, tuple(sorted(errors, key=lambda e: e.number)), (), text)
 
 
 def _text_headings(*, parsed: ParsedDeck, draft: DeckDraft) -> tuple[str, str | None, str, date | None, list[str]]:
@@ -261,6 +392,11 @@ def _split(own: dict[str, int], total: int) -> dict[str, int]:
 
 def deck_draft_link(*, draft: DeckDraft) -> str:
     """The share code of a draft (decks.decklists.link): the whole deck, no account or database row needed."""
+    if not game_get(draft.game).default:
+        others = {key: counts for key, counts in draft.others.items() if counts}
+        return encode_deck_link(
+            LinkedDeck(ruler="", main=draft.main, name=draft.name, game=draft.game, sections=others)
+        )
     return encode_deck_link(
         LinkedDeck(
             ruler=draft.ruler,
@@ -281,6 +417,8 @@ def deck_draft_from_link(*, code: str) -> DeckDraft:
     except DeckLinkError as exc:
         # Worded here, in the player's language: the pure link module keeps the template and values.
         raise ApplicationError(word(exc.args[0])) from exc
+    if linked.game is not None:
+        return _game_draft_of_link(linked)
     return DeckDraft(
         ruler=linked.ruler,
         geas=linked.geas,
@@ -290,3 +428,16 @@ def deck_draft_from_link(*, code: str) -> DeckDraft:
         main=dict(linked.main),
         resources=dict(linked.resources),
     )
+
+
+def _game_draft_of_link(linked: LinkedDeck) -> DeckDraft:
+    """The draft of a link that names its game: a game and sections this site knows, or ApplicationError naming them."""
+    try:
+        game = game_get(linked.game or "")
+    except UnknownGameError as exc:
+        raise ApplicationError(f"The link's deck is of a game this site does not serve ({linked.game}).") from exc
+    keys = game.section_keys()
+    for key, counts in {"resources": linked.resources, **linked.sections}.items():
+        if counts and key not in keys:
+            raise ApplicationError(f"The link's deck has a section {game.name} decks do not have ({key}).")
+    return DeckDraft(name=linked.name, game=game.slug, main=dict(linked.main), others=dict(linked.sections))

@@ -22,10 +22,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from decks.drafts import deck_draft_of
 from decks.editor.session import SESSION_DRAFT, session_draft
-from decks.editor.state import deck_editor_state
 from decks.models import Deck, DeckDraft
 from decks.selectors import deck_get_for_owner, deck_get_for_viewer
 from decks.services import StaleDeck
+from decks.sharing.game_view import deck_editor_opens, deck_read_view, editor_serves, read_context
 from gatesite.errors import ApplicationError
 
 from .forms import DeckImportForm
@@ -68,8 +68,8 @@ def deck_export_json(request: HttpRequest, public_id: str) -> HttpResponse:
 def deck_sheet(request: HttpRequest, public_id: str) -> HttpResponse:
     """A deck registration sheet to print for a tournament (the page's print stylesheet lays it out)."""
     deck = deck_get_for_viewer(public_id=public_id, user=request.user)
-    state = deck_editor_state(draft=deck_draft_of(deck=deck))
-    return render(request, "decks/deck_sheet.html", {"deck": deck, "editor": state})
+    view = deck_read_view(draft=deck_draft_of(deck=deck))
+    return render(request, "decks/deck_sheet.html", {"deck": deck, **read_context(view)})
 
 
 # ---------------------------------------------------------------- import by pasting
@@ -93,6 +93,11 @@ def draft_import(request: HttpRequest) -> HttpResponse:
     if not _confirmed(request, form, result):
         return _import_page(request, deck=None, form=form, result=result)
     assert result.draft is not None
+    try:
+        deck_editor_opens(draft=result.draft)  # the session's draft is the editor's
+    except ApplicationError as exc:
+        form.add_error(None, exc.message)
+        return _import_page(request, deck=None, form=form, result=result, status=422)
     request.session[SESSION_DRAFT] = result.draft.to_session()
     messages.success(request, _("Your draft is now the pasted list (%(note)s).") % {"note": _lines_note(result)})
     return redirect("decks:new")
@@ -108,7 +113,7 @@ def deck_import(request: HttpRequest, public_id: str) -> HttpResponse:
     if not form.is_valid():
         return _import_page(request, deck=deck, form=form, status=422)
     result = deck_text_import(
-        text=form.cleaned_data["text"], draft=deck_draft_of(deck=deck), fix=form.cleaned_data["fix"]
+        text=form.cleaned_data["text"], draft=deck_draft_of(deck=deck), fix=form.cleaned_data["fix"], game_fixed=True
     )
     base_version = form.cleaned_data["base_version"] or deck.version
     try:
@@ -126,7 +131,7 @@ def deck_import(request: HttpRequest, public_id: str) -> HttpResponse:
         request,
         _("Saved the pasted list as version %(n)s (%(note)s).") % {"n": deck.version, "note": _lines_note(result)},
     )
-    return redirect("decks:edit", deck.public_id)
+    return redirect(_deck_home(deck), deck.public_id)
 
 
 def _import_conflict(
@@ -134,8 +139,13 @@ def _import_conflict(
 ) -> HttpResponse:
     """Someone saved the deck since the preview: the preview again, against the deck as it is now."""
     fresh = deck_get_for_owner(public_id=public_id, user=request.user)
-    again = deck_text_import(text=form.cleaned_data["text"], draft=deck_draft_of(deck=fresh))
+    again = deck_text_import(text=form.cleaned_data["text"], draft=deck_draft_of(deck=fresh), game_fixed=True)
     return _import_page(request, deck=fresh, form=form, result=again, conflict=conflict.message, status=409)
+
+
+def _deck_home(deck: Deck) -> str:
+    """Where a saved deck is worked on: the editor, or its page for a game the editor does not open yet."""
+    return "decks:edit" if editor_serves(deck.game) else "deckpages:page"
 
 
 def _confirmed(request: HttpRequest, form: DeckImportForm, result: TextImport) -> bool:
@@ -169,12 +179,13 @@ def _import_page(
     if deck is None:
         action, back = reverse("decks:new-import"), reverse("decks:new")
     else:
-        action, back = reverse("decks:import", args=[deck.public_id]), reverse("decks:edit", args=[deck.public_id])
+        action, back = reverse("decks:import", args=[deck.public_id]), reverse(_deck_home(deck), args=[deck.public_id])
     context = {
         "deck": deck,
         "form": form,
         "result": result,
-        "editor": result.state if result else None,
+        "editor": result.editor if result else None,
+        "game_view": result.game_view if result else None,
         "action": action,
         "back": back,
         "conflict": conflict,
@@ -201,10 +212,10 @@ def deck_link(request: HttpRequest, code: str) -> HttpResponse:
     """A deck carried by its link: read-only, judged afresh, with "Save a copy"."""
     try:
         draft = deck_draft_from_link(code=code)
-        state = deck_editor_state(draft=draft)
+        view = deck_read_view(draft=draft)
     except ApplicationError as exc:
         return render(request, "decks/deck_link.html", {"error": exc.message}, status=400)
-    context = {"editor": state, "code": code, "text": deck_draft_text(draft=draft)}
+    context = {**read_context(view), "code": code, "text": deck_draft_text(draft=draft)}
     return render(request, "decks/deck_link.html", context)
 
 
@@ -213,7 +224,7 @@ def deck_link_copy(request: HttpRequest, code: str) -> HttpResponse:
     """Load a linked deck into the session's draft; the editor's save asks for an account if needed."""
     try:
         draft = deck_draft_from_link(code=code)
-        deck_editor_state(draft=draft)  # refuse a deck the rules here cannot judge (unknown ruler, …)
+        deck_editor_opens(draft=draft)  # refuse a deck the editor cannot open (unknown ruler, …)
     except ApplicationError as exc:
         return render(request, "decks/deck_link.html", {"error": exc.message}, status=400)
     request.session[SESSION_DRAFT] = DeckDraft.to_session(draft)

@@ -5,14 +5,20 @@ from __future__ import annotations
 import django_filters
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
+from cards.games import games
 from cards.models import Card, Printing
-from decks.models import Deck, DeckCard, Section
+from decks.models import SECTIONS, Deck, DeckCard, Section
 from gatesite.filters import StrictBooleanFilter, StrictChoiceFilter
 
 
 class DeckFilter(django_filters.FilterSet):
-    """?ruler=apprentice&geas=oath-of-…&faction=volnar&card=Ember%20Squire&legal=true&sort=newest|most_copied."""
+    """?game=rulers-gambit&ruler=apprentice&geas=oath-of-…&faction=volnar&card=Ember%20Squire&legal=true&sort=newest|most_copied."""
 
+    game = StrictChoiceFilter(
+        choices=[(slug, game.name) for slug, game in games().items()],
+        field_name="game",
+        help_text="The deck's game (data/games/<slug>.json): gate-ruler, rulers-gambit or gaterunners.",
+    )
     ruler = django_filters.CharFilter(field_name="ruler__slug", help_text="Ruler slug.")
     geas = django_filters.CharFilter(field_name="geas__slug", help_text="Geas slug.")
     faction = django_filters.CharFilter(method="filter_faction", help_text="Faction slug or name: decks that play it.")
@@ -31,7 +37,7 @@ class DeckFilter(django_filters.FilterSet):
 
     class Meta:
         model = Deck
-        fields = ["ruler", "geas", "legal"]
+        fields = ["game", "ruler", "geas", "legal"]
 
     def filter_queryset(self, queryset: QuerySet[Deck]) -> QuerySet[Deck]:
         if not self.form.cleaned_data.get("sort"):
@@ -56,7 +62,7 @@ class DeckFilter(django_filters.FilterSet):
         ids = _ids(Printing.objects.filter(card__in=exact)) or _ids(
             Printing.objects.filter(card__name__icontains=value)
         )
-        return self._playing(queryset, ids, sections=[Section.MAIN, Section.RESOURCES])
+        return self._playing(queryset, ids, sections=_PLAYED_SECTIONS)
 
     @staticmethod
     def _playing(queryset: QuerySet[Deck], printing_ids: list[int], sections: list[str]) -> QuerySet[Deck]:
@@ -70,4 +76,6 @@ def _ids(printings: QuerySet[Printing]) -> list[int]:
     return list(printings.values_list("pk", flat=True))
 
 
+# Every section of a deck but the owner's considering board (a game's kingdom, hero and gates too).
+_PLAYED_SECTIONS = [key for key in SECTIONS if key != Section.CONSIDERING]
 _SORT_FIELDS = {"newest": "created_at", "most_copied": "copies_count"}

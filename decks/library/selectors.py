@@ -9,6 +9,7 @@ from django.core.paginator import Paginator
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import QueryDict
 
+from cards.games import games
 from cards.models import Faction, Geas, Ruler
 from decks.drafts import deck_draft_of
 from decks.library.filters import DeckFilter
@@ -18,7 +19,7 @@ from decks.selectors import (
     deck_get_for_viewer,
     deck_list_for_owner,
 )
-from decks.sharing.history import CARD_SECTIONS, Comparison, deck_compare
+from decks.sharing.history import Comparison, deck_compare, snapshot_numbers
 
 
 def deck_search_for_owner(*, user: Any, query: str = "", tag: str = "", show_archived: bool = False) -> QuerySet[Deck]:
@@ -78,7 +79,7 @@ def deck_comparison_get(*, a: str, b: str, user: Any) -> DeckComparison:
     deck_b = deck_get_for_viewer(public_id=b, user=user)
     snapshot_a = deck_draft_of(deck=deck_a).to_snapshot()
     snapshot_b = deck_draft_of(deck=deck_b).to_snapshot()
-    numbers = {n for snap in (snapshot_a, snapshot_b) for section in CARD_SECTIONS for n in snap[section]}
+    numbers = snapshot_numbers(snapshot_a) | snapshot_numbers(snapshot_b)
     return DeckComparison(deck_a, deck_b, deck_compare(snapshot_a, snapshot_b, names=deck_card_names(numbers=numbers)))
 
 
@@ -101,8 +102,12 @@ def deck_browse_get(*, params: QueryDict) -> dict[str, Any]:
     """Browse's page: public decks filtered and sorted by DeckFilter from the query string, a page of
     them, and the rulers, geases and factions its filters offer."""
     filterset = DeckFilter(params, queryset=deck_public_list())
+    game = games().get(params.get("game") or "")
     return {
         "filterset": filterset,
+        "games": [(slug, g.name) for slug, g in games().items()],
+        # The ruler, geas and faction filters are a ruler's game's: shown for it, or when no game is chosen.
+        "ruler_filters": game is None or game.identity == "ruler",
         "page_obj": Paginator(filterset.qs, BROWSE_PAGE_SIZE).get_page(params.get("page")),
         "rulers": Ruler.objects.values_list("slug", "name"),
         "geases": Geas.objects.values_list("slug", "name"),

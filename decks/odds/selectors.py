@@ -52,12 +52,8 @@ def deck_draw_odds(
     """
     if judgement is None:
         judgement = deck_draft_judge(draft=draft, today=today)
-    try:
-        pattern = odds.draw_pattern(judgement.choice.rules.profile)
-    except RulesDataError as exc:
-        raise ApplicationError(f"The rules data is broken: {exc}") from exc
+    pattern, groups = _pattern_and_groups(judgement)
     deck = judgement.deck
-    groups = odds.deck_groups(deck)
     chosen: odds.CardGroup | None = None
     if group == odds.PICKED:
         chosen = odds.picked_group(deck, picked)
@@ -76,8 +72,20 @@ def deck_draw_odds(
         picked=tuple(picked) if group == odds.PICKED else (),
         k=k,
         rows=rows,
-        first_turn_rulers=rulers_with_first_turn_exception(on=judgement.choice.on),
+        first_turn_rulers=rulers_with_first_turn_exception(on=judgement.on) if judgement.choice else [],
     )
+
+
+def _pattern_and_groups(judgement: DraftJudgement) -> tuple[odds.DrawPattern, list[odds.CardGroup]]:
+    """The deck's draw pattern and card groups: its ruler's (Gate Ruler), or its game's data's (another game)."""
+    if judgement.choice is None:
+        game = judgement.game
+        return odds.game_draw_pattern(game.draw), odds.game_deck_groups(game, judgement.deck)
+    try:
+        pattern = odds.draw_pattern(judgement.choice.rules.profile)
+    except RulesDataError as exc:
+        raise ApplicationError(f"The rules data is broken: {exc}") from exc
+    return pattern, odds.deck_groups(judgement.deck)
 
 
 def rulers_with_first_turn_exception(*, on: date) -> list[str]:

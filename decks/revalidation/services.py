@@ -88,8 +88,10 @@ def decks_revalidate(
     result = RevalidationResult()
     if not (ruler_ids or geas_ids or card_ids):
         return result
+    # Decks judged by a ruler's rules only: another game's rules are its data's and do not change by date.
     ids = list(
-        Deck.objects.filter(decks_affected(ruler_ids=ruler_ids, geas_ids=geas_ids, card_ids=card_ids))
+        Deck.objects.filter(ruler__isnull=False)
+        .filter(decks_affected(ruler_ids=ruler_ids, geas_ids=geas_ids, card_ids=card_ids))
         .order_by("pk")
         .values_list("pk", flat=True)
     )

@@ -1,7 +1,8 @@
 """What changed between two saved versions of a deck, and how two decks differ (pure: plain values in and out).
 
 Both work on DeckVersion snapshots (DeckDraft.to_snapshot(): `ruler`, `geas`, `attribute`,
-`rules_date`, `name`, `description`, and `main`/`resources` as copies per collector number).
+`rules_date`, `name`, `description`, and `main`/`resources` as copies per collector number; a
+deck of another game also has `others`, its other sections by key: "kingdom", "hero", "gates").
 Cards are compared by NAME: swapping a card for another printing of it changes nothing a
 player reads in the list, so it is no change here. The caller passes the names of the
 collector numbers (a number it has no name for stands for itself).
@@ -45,6 +46,8 @@ class CardDelta:
         values = {"sign": "+" if self.delta > 0 else MINUS, "n": abs(self.delta), "name": self.name}
         if self.section == "resources":
             return Wording(gettext_noop("%(sign)s%(n)s %(name)s (resources)"), values)
+        if self.section != "main":
+            return Wording(gettext_noop("%(sign)s%(n)s %(name)s (%(section)s)"), {**values, "section": self.section})
         return Wording(gettext_noop("%(sign)s%(n)s %(name)s"), values)
 
 
@@ -88,11 +91,30 @@ class Changelog:
         return not self.fields and not self.cards
 
 
+def snapshot_sections(snapshot: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    """A snapshot's sections by key: the deck and resources, and a game's other sections ("kingdom", …)."""
+    sections = {section: snapshot.get(section) or {} for section in CARD_SECTIONS}
+    others = snapshot.get("others")
+    if isinstance(others, Mapping):
+        sections.update((str(key), counts) for key, counts in others.items() if isinstance(counts, Mapping))
+    return sections
+
+
+def snapshot_numbers(snapshot: Mapping[str, Any]) -> set[str]:
+    """Every collector number a snapshot names, in any section."""
+    return {number for counts in snapshot_sections(snapshot).values() for number in counts}
+
+
+def _section_order(section: str) -> tuple[int, str]:
+    # The deck, then its resources, then a game's other sections by key.
+    return (CARD_SECTIONS.index(section), "") if section in CARD_SECTIONS else (len(CARD_SECTIONS), section)
+
+
 def card_counts(snapshot: Mapping[str, Any], names: Mapping[str, str]) -> dict[tuple[str, str], int]:
-    """Copies per (section, card name) of a snapshot's deck and resources; printings of one name add up."""
+    """Copies per (section, card name) of a snapshot's sections; printings of one name add up."""
     counts: dict[tuple[str, str], int] = {}
-    for section in CARD_SECTIONS:
-        for number, count in (snapshot.get(section) or {}).items():
+    for section, section_counts in snapshot_sections(snapshot).items():
+        for number, count in section_counts.items():
             key = (section, names.get(number, number))
             counts[key] = counts.get(key, 0) + int(count)
     return counts
@@ -105,7 +127,7 @@ def _deltas(before: Mapping[tuple[str, str], int], after: Mapping[tuple[str, str
         if before.get((section, name), 0) != after.get((section, name), 0)
     ]
     # The deck before its resources; within a section additions first, then by name.
-    deltas.sort(key=lambda d: (CARD_SECTIONS.index(d.section), d.delta < 0, d.name.casefold(), d.name))
+    deltas.sort(key=lambda d: (_section_order(d.section), d.delta < 0, d.name.casefold(), d.name))
     return deltas
 
 
@@ -143,7 +165,7 @@ class CountDifference:
 
     @property
     def section_label(self) -> str:
-        return "Resources" if self.section == "resources" else "Deck"
+        return {"main": "Deck", "resources": "Resources"}.get(self.section, self.section.capitalize())
 
 
 @dataclass(frozen=True)
@@ -159,7 +181,7 @@ class Comparison:
 def deck_compare(a: Mapping[str, Any], b: Mapping[str, Any], *, names: Mapping[str, str]) -> Comparison:
     """Compare the cards (by name, per section) of two snapshots."""
     counts_a, counts_b = card_counts(a, names), card_counts(b, names)
-    keys = sorted({*counts_a, *counts_b}, key=lambda k: (CARD_SECTIONS.index(k[0]), k[1].casefold(), k[1]))
+    keys = sorted({*counts_a, *counts_b}, key=lambda k: (_section_order(k[0]), k[1].casefold(), k[1]))
     rows = [
         CountDifference(name, section, counts_a.get((section, name), 0), counts_b.get((section, name), 0))
         for section, name in keys

@@ -17,7 +17,8 @@ from decks.drafts import deck_draft_of
 from decks.editor.state import DeckEditorState, deck_editor_state
 from decks.models import Deck, DeckDraft, DeckVersion
 from decks.selectors import deck_card_names, deck_get_for_viewer, deck_is_owned_by, deck_is_readable_by
-from decks.sharing.history import CARD_SECTIONS, Changelog, deck_changelog
+from decks.sharing.game_view import GameDeckView, game_deck_view, judged_by_its_cards
+from decks.sharing.history import Changelog, deck_changelog, snapshot_numbers
 from decks.wording import game_name
 from gatesite.errors import ApplicationError
 
@@ -72,7 +73,7 @@ def deck_history(
         ]
     )
     known = dict(names or {})
-    numbers = {n for _, _, snap, _, _ in rows for section in CARD_SECTIONS for n in (snap.get(section) or {})}
+    numbers = {n for _, _, snap, _, _ in rows for n in snapshot_numbers(snap)}
     known.update(deck_card_names(numbers=numbers - set(known)))
     labels = _rules_labels(snapshots=[snap for _, _, snap, _, _ in rows], known=labels or {})
     entries = []
@@ -100,6 +101,7 @@ class DeckPage:
 
     deck: Deck
     # None when the rules can no longer judge the deck (e.g. its geas is not in force); `problem` says why.
+    # Also None for a deck of a game whose identity is a card: `game_view` shows it.
     state: DeckEditorState | None
     problem: str
     history: list[HistoryEntry]
@@ -110,15 +112,20 @@ class DeckPage:
     # numbers have gaps where an editing session's autosaves were merged into one version.
     previous_version: int | None = None
     next_version: int | None = None
+    game_view: GameDeckView | None = None
 
     @property
     def description(self) -> str:
         """The description as saved in the version shown (a past version's may differ from today's)."""
+        if self.game_view is not None:
+            return self.game_view.draft.description
         return self.state.draft.description if self.state else self.deck.description
 
     @property
     def summary(self) -> str:
         """One line for link previews: ruler (and geas, attribute) and the verdict with its rules date."""
+        if self.game_view is not None:
+            return _game_summary(self.game_view)
         # In the request's language (Open Graph previews too), names as the player reads them.
         if self.state is None:
             values = {"ruler": game_name(self.deck.ruler.name), "problem": self.problem}
@@ -137,6 +144,26 @@ class DeckPage:
         return _("%(rules)s · %(n)s cards · %(verdict)s under the rules of %(on)s") % values
 
 
+def _game_summary(view: GameDeckView) -> str:
+    """The link preview's line for a deck of a game whose identity is a card: game, identity card, verdict."""
+    identity = view.identity
+    report = view.report
+    count = len(report.violations)
+    verdict = "Legal" if report.legal else f"Not legal ({count} problem{'s' if count != 1 else ''})"
+    who = f" · {view.identity_label}: {identity.name}" if identity is not None else ""
+    return f"{view.game.name}{who} · {view.main_count} cards · {verdict}"
+
+
+def _judged(draft: DeckDraft, today: date | None) -> tuple[DeckEditorState | None, str, GameDeckView | None]:
+    """The draft judged afresh: the editor's state (a ruler's deck) or the game's view, or why it cannot be."""
+    try:
+        if judged_by_its_cards(draft):
+            return None, "", game_deck_view(draft=draft, today=today)
+        return deck_editor_state(draft=draft, today=today), "", None
+    except ApplicationError as exc:
+        return None, exc.message, None
+
+
 def deck_page_get(*, public_id: str, user: Any, version: int | None = None, today: date | None = None) -> DeckPage:
     """The deck page (or a past version's page) as `user` may see it; Http404 like deck_get_for_viewer.
 
@@ -152,12 +179,9 @@ def deck_page_get(*, public_id: str, user: Any, version: int | None = None, toda
             draft = DeckDraft.from_session(deck_version_get(deck=deck, version=version).snapshot)
         except (KeyError, TypeError, ValueError) as exc:
             raise Http404("This version of the deck cannot be read.") from exc
-    state, problem = None, ""
-    try:
-        state = deck_editor_state(draft=draft, today=today)
-    except ApplicationError as exc:
-        problem = exc.message
-    names = {number: facts.name for number, facts in state.judgement.facts.items()} if state else {}
+    state, problem, game_view = _judged(draft, today)
+    judgement = game_view.judgement if game_view else state.judgement if state else None
+    names = {number: facts.name for number, facts in judgement.facts.items()} if judgement else {}
     labels = {}
     if state:
         labels[state.choice.ruler.slug] = state.choice.ruler.name
@@ -175,4 +199,5 @@ def deck_page_get(*, public_id: str, user: Any, version: int | None = None, toda
             previous_version=Max("version", filter=Q(version__lt=version)),
             next_version=Min("version", filter=Q(version__gt=version)),
         )
-    return DeckPage(deck, state, problem, history, source, deck_is_owned_by(deck=deck, user=user), **neighbours)
+    owned = deck_is_owned_by(deck=deck, user=user)
+    return DeckPage(deck, state, problem, history, source, owned, **neighbours, game_view=game_view)

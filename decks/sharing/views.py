@@ -15,6 +15,7 @@ from decks.services import deck_version_name, deck_visibility_set
 from gatesite.errors import ApplicationError
 
 from .forms import VersionNameForm, VisibilityForm
+from .game_view import editor_serves
 from .navigation import back_to_page, login_first
 from .selectors import DeckPage, deck_page_get
 from .services import deck_copy
@@ -74,7 +75,7 @@ def deck_copy_view(request: HttpRequest, public_id: str) -> HttpResponse:
     messages.success(
         request, _("Copied to your decks as “%(name)s” (private until you share it).") % {"name": copy.name}
     )
-    return redirect("decks:edit", copy.public_id)
+    return redirect("decks:edit" if editor_serves(copy.game) else "deckpages:page", copy.public_id)
 
 
 @login_first

@@ -33,6 +33,18 @@ class RulerTopCards:
 
 
 @dataclass(frozen=True)
+class GameFigures:
+    """A game besides Gate Ruler: its public decks, its identity cards' shares, its most played main-deck cards."""
+
+    slug: str
+    name: str
+    decks: int
+    identity_label: str
+    identity: list[Share]
+    cards: list[Share]
+
+
+@dataclass(frozen=True)
 class MonthRow:
     month: date
     decks: int

@@ -175,3 +175,34 @@ class MonthlyRulerShare(models.Model):
 
     def __str__(self) -> str:
         return f"{self.month:%Y-%m} ruler {self.ruler_id}: {self.decks}"
+
+
+class GameCardShare(models.Model):
+    """A game besides Gate Ruler (its figures are the tables above): its public decks, and the cards
+    they play by part of the deck: the identity section (the Kingdom-Ruler, the Hero) or the main deck.
+
+    A `decks` row (card null) counts the game's public decks; a card's row counts the decks that
+    play it in that part, its share of the game's decks and its average copies there.
+    """
+
+    class Part(models.TextChoices):
+        DECKS = "decks", "Public decks"
+        IDENTITY = "identity", "Identity card"
+        MAIN = "main", "Main deck"
+
+    run = models.ForeignKey(StatisticsRun, on_delete=models.CASCADE, related_name="game_card_shares")
+    game = models.CharField(max_length=40)
+    part = models.CharField(max_length=10, choices=Part.choices)
+    card = models.ForeignKey("cards.Card", null=True, on_delete=models.CASCADE, related_name="+")
+    decks = models.PositiveIntegerField()
+    share = models.FloatField()
+    avg_copies = models.FloatField()
+
+    class Meta:
+        # Named as its siblings are (the figures' tables keep the decks_ prefix they were created with).
+        db_table = "decks_gamecardshare"
+        ordering = ["-decks"]
+        indexes = [models.Index(fields=["run", "game", "part"])]
+
+    def __str__(self) -> str:
+        return f"{self.game} {self.part} {self.card_id or 'all'}: {self.decks} decks"

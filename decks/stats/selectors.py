@@ -6,20 +6,23 @@ Never a live aggregate over decks: every figure was precomputed by decks.stats.s
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
 from django.db.models import F, Window
 from django.db.models.functions import RowNumber
+from django.utils.translation import gettext
 
+from cards.games import games
 from cards.models import Card, Faction, Printing, Ruler
 
-from .figures import MonthRow, RulerTopCards, Share, TrendChart, avg_copies_label, trend_chart
+from .figures import GameFigures, MonthRow, RulerTopCards, Share, TrendChart, avg_copies_label, trend_chart
 from .models import (
     CardInclusion,
     CardPairing,
     FactionShare,
+    GameCardShare,
     LevelCurvePoint,
     MonthlyRulerShare,
     RulerShare,
@@ -56,6 +59,8 @@ class StatisticsOverview:
     top_cards_per_ruler: list[RulerTopCards]
     months: list[MonthRow]
     all_rulers: list[Ruler]
+    # The other games' figures (Ruler's Gambit, GateRunners): the figures above are Gate Ruler's.
+    games: list[GameFigures] = field(default_factory=list)
 
     @property
     def computed_at(self) -> datetime | None:
@@ -100,7 +105,27 @@ def statistics_overview(*, ruler_slug: str | None = None, top: int = 20, per_rul
         top_cards_per_ruler=top_cards_per_ruler,
         months=_month_rows(run=run, names=names),
         all_rulers=all_rulers,
+        games=_game_figures(run=run, top=top),
     )
+
+
+def _game_figures(*, run: StatisticsRun, top: int) -> list[GameFigures]:
+    """Each game besides Gate Ruler with public decks, in the data's order: its identity cards and `top` cards."""
+    rows = list(GameCardShare.objects.filter(run=run).order_by("-share", "-avg_copies", "card_id"))
+    bar = _card_bar_maker({r.card_id for r in rows if r.card_id is not None})
+    out = []
+    for slug, game in games().items():
+        mine = [r for r in rows if r.game == slug]
+        total = next((r.decks for r in mine if r.part == GameCardShare.Part.DECKS), 0)
+        if not total:
+            continue
+        parts = {
+            part: [bar(r.card_id, r.decks, r.share, r.avg_copies) for r in mine if r.part == part and r.card_id]
+            for part in (GameCardShare.Part.IDENTITY, GameCardShare.Part.MAIN)
+        }
+        label = next((s.label for s in game.sections if s.identity), "")
+        out.append(GameFigures(slug, game.name, total, label, parts["identity"], parts["main"][:top]))
+    return out
 
 
 def _ruler_bars(*, shares: list[RulerShare], names: dict[int, Ruler]) -> list[Share]:
@@ -216,13 +241,24 @@ class CardStatistics:
     overall: Share | None
     per_ruler: list[Share]
     pairings: list[Share]
+    # The decks `overall` is a share of, for another game's card ("public Ruler's Gambit decks");
+    # empty for Gate Ruler's (its public decks).
+    scope: str = ""
 
 
 def card_statistics(*, card: Card) -> CardStatistics:
-    """A card's figures in the current run: inclusion overall and per ruler, and its partners by lift."""
+    """A card's figures in the current run: inclusion overall and per ruler, and its partners by lift.
+
+    A card of another game than Gate Ruler: its share of that game's public decks (GameCardShare).
+    """
     run = statistics_run_current()
     if run is None:
         return CardStatistics(None, None, [], [])
+    game = games().get(card.game)
+    if game is not None and not game.default:
+        row = GameCardShare.objects.filter(run=run, card=card).order_by("-decks").first()
+        overall = Share(game.name, row.decks, row.share, f"{row.avg_copies:.2f} copies") if row else None
+        return CardStatistics(run, overall, [], [], scope=gettext("public %(game)s decks") % {"game": game.name})
     overall, per_ruler = _card_inclusion_bars(run=run, card=card)
     return CardStatistics(run, overall, per_ruler, _card_pairing_bars(run=run, card=card))
 

@@ -101,6 +101,7 @@ def _figures_write(*, run: StatisticsRun, min_pair_decks: int, min_pair_share: f
         sql.level_curve()
         sql.monthly_shares()
         sql.card_pairings(min_decks=min_pair_decks, min_share=min_pair_share, top=top)
+        sql.game_card_shares()
         sql.drop_temporary_tables()
 
 

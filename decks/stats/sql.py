@@ -10,13 +10,30 @@ from typing import Any
 
 from django.db import connection
 
+from cards.games import default_game_slug, games
 from cards.models import Card, Printing
 from decks.models import Deck, DeckCard, Section, Visibility
 
-from .models import CardInclusion, CardPairing, FactionShare, LevelCurvePoint, MonthlyRulerShare, RulerShare
+from .models import (
+    CardInclusion,
+    CardPairing,
+    FactionShare,
+    GameCardShare,
+    LevelCurvePoint,
+    MonthlyRulerShare,
+    RulerShare,
+)
 
 # Every figure table: a run writes rows in each, and a run two runs old loses them all.
-FIGURE_MODELS = (RulerShare, FactionShare, CardInclusion, CardPairing, LevelCurvePoint, MonthlyRulerShare)
+FIGURE_MODELS = (
+    RulerShare,
+    FactionShare,
+    CardInclusion,
+    CardPairing,
+    LevelCurvePoint,
+    MonthlyRulerShare,
+    GameCardShare,
+)
 
 
 class RecomputeSql:
@@ -39,6 +56,7 @@ class RecomputeSql:
         self.cursor.execute(sql.format(**self.t), params or [])
 
     def fill_temporary_tables(self) -> None:
+        # The figures are Gate Ruler's (rulers, factions, levels): another game's public decks are not in them.
         temp = "CREATE TEMPORARY TABLE {name} {on_commit} AS "
         on_commit = "ON COMMIT DROP" if self.pg else ""
         self.drop_temporary_tables()
@@ -48,9 +66,9 @@ class RecomputeSql:
             + "SELECT dc.deck_id, d.ruler_id, p.card_id, c.faction_id, c.level, c.cnt, SUM(dc.count) AS copies "
             "FROM {deckcard} dc JOIN {deck} d ON d.id = dc.deck_id JOIN {printing} p ON p.id = dc.printing_id "
             "JOIN {card} c ON c.id = p.card_id "
-            "WHERE d.visibility = %s AND NOT d.archived AND dc.section = %s "
+            "WHERE d.visibility = %s AND NOT d.archived AND d.game = %s AND dc.section = %s "
             "GROUP BY dc.deck_id, d.ruler_id, p.card_id, c.faction_id, c.level, c.cnt",
-            [Visibility.PUBLIC, Section.MAIN],
+            [Visibility.PUBLIC, default_game_slug(), Section.MAIN],
         )
         month = (
             "CAST(date_trunc('month', d.created_at AT TIME ZONE 'UTC') AS date)"
@@ -64,8 +82,8 @@ class RecomputeSql:
             "COALESCE(s.size, 0) AS size, COALESCE(s.cnt, 0) AS cnt "
             "FROM {deck} d LEFT JOIN (SELECT deck_id, SUM(copies) AS size, "
             "SUM(CASE WHEN cnt THEN copies ELSE 0 END) AS cnt FROM stats_card GROUP BY deck_id) s "
-            "ON s.deck_id = d.id WHERE d.visibility = %s AND NOT d.archived",
-            [Visibility.PUBLIC],
+            "ON s.deck_id = d.id WHERE d.visibility = %s AND NOT d.archived AND d.game = %s",
+            [Visibility.PUBLIC, default_game_slug()],
         )
         self.run_sql(
             temp.format(name="stats_faction", on_commit=on_commit)
@@ -185,3 +203,31 @@ class RecomputeSql:
             [self.run, self.run, self.run, self.run, min_share, top],
         )
         self.run_sql(f"DROP TABLE IF EXISTS {'pg_temp' if self.pg else 'temp'}.stats_pair")
+
+    def game_card_shares(self) -> None:
+        """The other games' figures: their public decks, then the cards of each identity section and main deck.
+
+        The decks of those games are found from the deck table (a few among many), then their lines
+        by the deck's index: Gate Ruler's decks are never joined to their cards here.
+        """
+        self.run_sql(
+            "INSERT INTO {gamecardshare} (run_id, game, part, card_id, decks, share, avg_copies) "
+            "SELECT %s, d.game, %s, NULL, COUNT(*), 1.0, 0.0 FROM {deck} d "
+            "WHERE d.visibility = %s AND NOT d.archived AND d.game <> %s GROUP BY d.game",
+            [self.run, GameCardShare.Part.DECKS, Visibility.PUBLIC, default_game_slug()],
+        )
+        identity = sorted({s.key for g in games().values() if not g.default for s in g.sections if s.identity})
+        for part, sections in ((GameCardShare.Part.IDENTITY, identity), (GameCardShare.Part.MAIN, [Section.MAIN])):
+            if not sections:
+                continue
+            self.run_sql(
+                "INSERT INTO {gamecardshare} (run_id, game, part, card_id, decks, share, avg_copies) "
+                "SELECT %s, t.game, %s, p.card_id, COUNT(DISTINCT dc.deck_id), "
+                "COUNT(DISTINCT dc.deck_id) * 1.0 / t.decks, SUM(dc.count) * 1.0 / COUNT(DISTINCT dc.deck_id) "
+                "FROM {gamecardshare} t JOIN {deck} d ON d.game = t.game "
+                "JOIN {deckcard} dc ON dc.deck_id = d.id JOIN {printing} p ON p.id = dc.printing_id "
+                "WHERE t.run_id = %s AND t.part = %s AND d.visibility = %s AND NOT d.archived "
+                f"AND dc.section IN ({', '.join(['%s'] * len(sections))}) "
+                "GROUP BY t.game, p.card_id, t.decks",
+                [self.run, part, self.run, GameCardShare.Part.DECKS, Visibility.PUBLIC, *sections],
+            )

@@ -41,3 +41,36 @@ def practice_set(rules):
     from cards.services import card_files_import
 
     card_files_import(paths=[str(p) for p in sorted(PRACTICE_DIR.glob("*.json"))])
+
+
+@pytest.fixture
+def game_catalog(db):
+    """Cards of the games besides Gate Ruler.
+
+    Ruler's Gambit: RGT-001 "Fire Kingdom" (a red Kingdom-Ruler), RGT-002 "Tide Kingdom" (blue),
+    RGT-011..RGT-030 "Ember Imp 1".."Ember Imp 20" (red units), RGT-040 "Wave Sprite" (a blue unit).
+    GateRunners: GRT-001 "Wayfinder" and GRT-002 "Pathseeker" (heroes), GRT-011..GRT-014 "North Gate",
+    "South Gate", "East Gate", "West Gate", GRT-101..GRT-120 "Runner 1".."Runner 20" (units).
+    """
+    from tests.cards.factories import GameCardFactory
+
+    def rg(number, name, card_type, colours, **fields):
+        card = GameCardFactory(name=name, type=card_type, fields={"colours": colours, "cost": 1, **fields})
+        PrintingFactory(card=card, collector_number=number)
+
+    rg("RGT-001", "Fire Kingdom", "kingdom-ruler", ["red"], lp=20)
+    rg("RGT-002", "Tide Kingdom", "kingdom-ruler", ["blue"], lp=20)
+    for i in range(1, 21):
+        rg(f"RGT-{10 + i:03d}", f"Ember Imp {i}", "unit", ["red"])
+    rg("RGT-040", "Wave Sprite", "unit", ["blue"])
+
+    def gr(number, name, card_type, **fields):
+        card = GameCardFactory(name=name, game="gaterunners", type=card_type, fields=fields)
+        PrintingFactory(card=card, collector_number=number)
+
+    gr("GRT-001", "Wayfinder", "hero", power=2, health=20)
+    gr("GRT-002", "Pathseeker", "hero", power=3, health=18)
+    for i, name in enumerate(("North Gate", "South Gate", "East Gate", "West Gate"), start=11):
+        gr(f"GRT-{i:03d}", name, "gate")
+    for i in range(1, 21):
+        gr(f"GRT-{100 + i:03d}", f"Runner {i}", "unit", level=2, power=3, health=4, instant=False)

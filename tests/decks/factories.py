@@ -46,3 +46,32 @@ def legal_apprentice_main() -> dict[str, int]:
     main = {f"TS-{i:03d}": 4 for i in range(1, 13)}
     main["TS-013"] = 2
     return main
+
+
+# Decks of the games besides Gate Ruler, over the `game_catalog` fixture (tests/decks/conftest.py).
+
+
+def gambit_draft(**overrides):
+    """A legal Ruler's Gambit draft: the Fire Kingdom and 39 red Ember Imps (19 × 2 + 1)."""
+    from decks.models import DeckDraft
+
+    main = {f"RGT-{10 + i:03d}": 2 for i in range(1, 20)} | {"RGT-030": 1}
+    values = {"name": "Embers", "game": "rulers-gambit", "main": main, "others": {"kingdom": {"RGT-001": 1}}}
+    return DeckDraft(**(values | overrides))
+
+
+def runners_draft(**overrides):
+    """A legal GateRunners draft: Wayfinder, the North, South and East Gates, 40 Runners (20 × 2)."""
+    from decks.models import DeckDraft
+
+    main = {f"GRT-{100 + i:03d}": 2 for i in range(1, 21)}
+    others = {"hero": {"GRT-001": 1}, "gates": {"GRT-011": 1, "GRT-012": 1, "GRT-013": 1}}
+    values = {"name": "Runners", "game": "gaterunners", "main": main, "others": others}
+    return DeckDraft(**(values | overrides))
+
+
+def game_deck(owner, draft, visibility="public"):
+    """A saved deck of `draft`, through the service every save goes through."""
+    from decks.services import deck_save
+
+    return deck_save(owner=owner, draft=draft, visibility=visibility)

@@ -38,7 +38,7 @@ _valid_body = st.fixed_dictionaries(
         "resources": st.lists(_line, max_size=3),
     },
 )
-_DEFAULTS = {"geas": None, "as_of": None, "attribute": None, "resources": []}
+_DEFAULTS = {"game": "gate-ruler", "geas": None, "as_of": None, "attribute": None, "resources": []}
 _BAD_COUNTS = [0, -2, "4", 4.0, 1.5, True, None, [4], {"n": 4}, MAX_LINE_COUNT + 1, 10**6, 10**30]
 
 

@@ -1,0 +1,64 @@
+"""The deck page /d/<id>/ of a Ruler's Gambit and a GateRunners deck: sections by the game's labels,
+the verdict with the game's rules panel and its assumptions."""
+
+from __future__ import annotations
+
+import pytest
+
+from decks.drafts import deck_draft_of
+from decks.models import Deck
+from tests.decks.factories import gambit_draft, game_deck, runners_draft
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_rulers_gambit_deck_page(client, game_catalog, user):
+    deck = game_deck(user, gambit_draft())
+
+    response = client.get(f"/d/{deck.public_id}/")
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'data-testid="game">Ruler&#x27;s Gambit<' in html
+    assert 'data-testid="identity">Fire Kingdom<' in html
+    assert 'data-section="kingdom">Kingdom (1)<' in html
+    assert 'data-section="main">Main deck (39)<' in html
+    assert 'data-legal="true"' in html
+    assert "Not stated in the rules; this site assumes" in html
+    assert response.context["page"].summary == "Ruler's Gambit · Kingdom: Fire Kingdom · 39 cards · Legal"
+
+
+def test_a_gaterunners_deck_page_shows_what_breaks(client, game_catalog, user):
+    draft = runners_draft(others={"hero": {"GRT-001": 1}, "gates": {"GRT-011": 1, "GRT-012": 1}})
+    deck = game_deck(user, draft)
+
+    html = client.get(f"/d/{deck.public_id}/").content.decode()
+
+    assert 'data-section="hero">Hero (1)<' in html
+    assert 'data-section="gates">Gates (2)<' in html
+    assert 'data-legal="false"' in html
+    assert '<li data-rule="gates"><span class="violation-message">' in html
+    assert 'data-testid="draw-pattern"' in html
+
+
+def test_a_past_version_of_a_game_deck(client, game_catalog, user):
+    deck = game_deck(user, gambit_draft())
+
+    response = client.get(f"/d/{deck.public_id}/v/1/")
+
+    assert response.status_code == 200
+    assert 'data-testid="identity">Fire Kingdom<' in response.content.decode()
+
+
+def test_copy_to_my_decks_keeps_the_game_and_leads_to_the_copys_page(client, game_catalog, user, other_user):
+    deck = game_deck(user, runners_draft())
+    client.force_login(other_user)
+
+    response = client.post(f"/d/{deck.public_id}/copy/")
+
+    copy = Deck.objects.get(owner=other_user)
+    assert response.status_code == 302
+    assert response["Location"] == f"/d/{copy.public_id}/"
+    assert copy.game == "gaterunners"
+    assert copy.forked_from == deck
+    assert deck_draft_of(deck=copy).others == runners_draft().others
