@@ -11,36 +11,53 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 from django.http.request import RawPostDataException
+from django.utils.translation import gettext
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 from rest_framework.exceptions import APIException, ParseError
 from rest_framework.request import Request
 
 from decks.api.bodies import VALIDATE_INPUTS, DeckValidateInput, GameOfBody
+from decks.rules.wording import gettext_noop
 from gatesite.parsers import TOO_DEEP
 
 Body = TypeVar("Body", bound=BaseModel)
 
 NON_FIELD = "non_field_errors"
 
-# DRF's words for the checks pydantic makes itself; the fields' own checks raise their messages
-# (decks.api.fields). Anything else keeps pydantic's message.
+# The words of every error a body can get, marked for translation and worded in the request's
+# language (_message): DRF's for the checks pydantic makes itself (the same English, so DRF's own
+# Japanese catalog and ours agree), then the fields' own checks (decks.api.fields, decks.api.bodies),
+# keyed by their error type. An error not listed keeps pydantic's message.
 _MESSAGES = {
-    "missing": "This field is required.",
-    "string_too_short": "This field may not be blank.",
-    "string_too_long": "Ensure this field has no more than {max_length} characters.",
+    "missing": gettext_noop("This field is required."),
+    "string_too_short": gettext_noop("This field may not be blank."),
+    "string_too_long": gettext_noop("Ensure this field has no more than {max_length} characters."),
     # Only slugs have a pattern (decks.api.fields.slug).
-    "string_pattern_mismatch": 'Enter a valid "slug" consisting of letters, numbers, underscores or hyphens.',
-    "too_long": "Ensure this field has no more than {max_length} elements.",
-    "greater_than_equal": "Ensure this value is greater than or equal to {ge}.",
-    "less_than_equal": "Ensure this value is less than or equal to {le}.",
-    "literal_error": '"{input}" is not a valid choice.',
-    "list_type": 'Expected a list of items but got type "{type}".',
-    "model_type": "Invalid data. Expected a dictionary, but got {type}.",
-    "model_attributes_type": "Invalid data. Expected a dictionary, but got {type}.",
+    "string_pattern_mismatch": gettext_noop(
+        'Enter a valid "slug" consisting of letters, numbers, underscores or hyphens.'
+    ),
+    "too_long": gettext_noop("Ensure this field has no more than {max_length} elements."),
+    "greater_than_equal": gettext_noop("Ensure this value is greater than or equal to {ge}."),
+    "less_than_equal": gettext_noop("Ensure this value is less than or equal to {le}."),
+    "literal_error": gettext_noop('"{input}" is not a valid choice.'),
+    "list_type": gettext_noop('Expected a list of items but got type "{type}".'),
+    "model_type": gettext_noop("Invalid data. Expected a dictionary, but got {type}."),
+    "model_attributes_type": gettext_noop("Invalid data. Expected a dictionary, but got {type}."),
     # A game's validate body reads only its own sections (decks.api.bodies.VALIDATE_INPUTS).
-    "extra_forbidden": "Not a section or field of this game's deck lists.",
+    "extra_forbidden": gettext_noop("Not a section or field of this game's deck lists."),
+    "not_a_string": gettext_noop("Not a valid string."),
+    "null_characters": gettext_noop("Null characters are not allowed."),
+    "surrogate_characters": gettext_noop("Surrogate characters are not allowed: U+{code_point}."),
+    "date": gettext_noop("Date has wrong format. Use one of these formats instead: YYYY-MM-DD."),
+    "integer_too_long": gettext_noop("String value too large."),
+    "integer": gettext_noop("A valid integer is required."),
+    "count": gettext_noop("Count must be a positive integer, got {value}."),
+    "deck_count": gettext_noop("A deck keeps at most {limit} copies of one printing."),
+    "number_or_name": gettext_noop("Give exactly one of 'number' or 'name'."),
+    "ruler_required": gettext_noop("ruler: This field is required for a {game} deck."),
 }
+_NULL = gettext_noop("This field may not be null.")
 # Errors about a whole object (a line, the body) rather than one of its fields.
 _OBJECT_ERRORS = {"model_type", "model_attributes_type", "number_or_name"}
 
@@ -99,13 +116,14 @@ def _json_bytes(request: Request) -> bytes | None:
 
 
 def _message(detail: ErrorDetails) -> str:
+    """The error in the request's language (the messages above; others as pydantic words them)."""
     if detail["input"] is None and detail["type"] != "missing":
-        return "This field may not be null."
+        return gettext(_NULL)
     template = _MESSAGES.get(detail["type"])
     if template is None:
         return detail["msg"]
     values = {**detail.get("ctx", {}), "input": detail["input"], "type": type(detail["input"]).__name__}
-    return template.format_map(values)
+    return gettext(template).format_map(values)
 
 
 def _location(detail: ErrorDetails) -> tuple[tuple[str | int, ...], str | None]:

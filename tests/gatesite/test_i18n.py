@@ -119,6 +119,36 @@ def test_the_validate_api_answers_in_the_requests_language(client, catalog) -> N
     assert japanese["level_cap"]["cards"] == english["level_cap"]["cards"]
 
 
+@pytest.mark.parametrize(
+    ("line", "english", "japanese"),
+    [
+        (
+            {"number": "TS-001", "count": 0},
+            "main[0].count: Count must be a positive integer, got 0.",
+            "main[0].count: 枚数は正の整数にしてください(0 が指定されました)。",
+        ),
+        (
+            {"count": 1},
+            "main[0]: Give exactly one of 'number' or 'name'.",
+            "main[0]: 'number' と 'name' のどちらか一方だけを指定してください。",
+        ),
+        ({"number": "TS-001"}, "main[0].count: This field is required.", "main[0].count: この項目は必須です。"),
+    ],
+)
+def test_a_bad_body_is_refused_in_the_requests_language(client, rules, line, english, japanese) -> None:
+    body = json.dumps({"ruler": "apprentice", "main": [line]})
+    answers = {
+        language: client.post(
+            "/api/v1/decks/validate/", body, content_type="application/json", HTTP_ACCEPT_LANGUAGE=language
+        )
+        for language in ("en", "ja")
+    }
+
+    assert {a.status_code for a in answers.values()} == {400}
+    assert answers["en"].json()["error"] == english
+    assert answers["ja"].json()["error"] == japanese
+
+
 def test_the_editor_speaks_japanese(client, catalog) -> None:
     client.cookies[COOKIE] = "ja"
     page = client.get("/decks/new/").content.decode()
