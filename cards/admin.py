@@ -13,6 +13,7 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from .filters import game_choices, type_choices
 from .forms import ImportUploadForm
@@ -297,14 +298,14 @@ def _shown(value: object) -> str:
 
 
 _DIFF_SECTIONS = (
-    ("new_sets", "New sets"),
-    ("changed_sets", "Changed sets"),
-    ("new_factions", "New factions"),
-    ("new_attributes", "New attributes"),
-    ("new_cards", "New cards"),
-    ("changed_cards", "Changed cards (old → new)"),
-    ("new_printings", "New printings"),
-    ("changed_printings", "Changed printings (old → new)"),
+    ("new_sets", gettext_lazy("New sets")),
+    ("changed_sets", gettext_lazy("Changed sets")),
+    ("new_factions", gettext_lazy("New factions")),
+    ("new_attributes", gettext_lazy("New attributes")),
+    ("new_cards", gettext_lazy("New cards")),
+    ("changed_cards", gettext_lazy("Changed cards (old → new)")),
+    ("new_printings", gettext_lazy("New printings")),
+    ("changed_printings", gettext_lazy("Changed printings (old → new)")),
 )
 
 

@@ -343,3 +343,21 @@ def test_it_shows_that_a_job_failed_after_its_last_attempt(admin_client):
 
     assert body.count("retried.") == 2
     assert f"failed after {ImportJob.MAX_ATTEMPTS} attempts: nothing imported." in body
+
+
+def test_the_job_page_reads_in_the_admins_language(admin_client):
+    job = ImportJobFactory(
+        status=ImportJob.Status.SUCCEEDED,
+        rows_done=2,
+        rows_total=2,
+        finished_at=timezone.now(),
+        counts={"cards_created": 2, "printings_created": 2, "errata": 0},
+        diff={"new_cards": {"total": 2, "items": [{"name": "Card 1", "type": "unit", "faction": "Red", "level": 2}]}},
+    )
+
+    body = admin_client.get(job_url(job), HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+
+    assert "<h2>件数</h2>" in body
+    assert "新しいカード (2)" in body
+    assert "…ほか 1 件" in body
+    assert "Counts" not in body
