@@ -21,3 +21,8 @@ def session_draft(request: HttpRequest) -> DeckDraft:
         except (KeyError, TypeError, ValueError):
             pass  # a draft from an older shape of the session: start afresh
     return deck_draft_new()
+
+
+def draft_card_count(draft: DeckDraft) -> int:
+    """Every copy in the draft (deck, resources and considering board): what starting over would throw away."""
+    return sum(draft.main.values()) + sum(draft.resources.values()) + sum(draft.considering.values())

@@ -14,7 +14,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import urlencode
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, QueryDict
@@ -34,7 +33,7 @@ from gatesite.errors import ApplicationError
 from .browser import deck_card_browser, deck_card_hints
 from .forms import CardFilterForm, DeckChangeForm, DeckSaveForm
 from .services import RENAME, RULES_ACTIONS, editor_deck_change, editor_draft_change
-from .session import SESSION_DRAFT, SESSION_PENDING_SAVE, session_draft
+from .session import SESSION_DRAFT, SESSION_PENDING_SAVE, draft_card_count, session_draft
 from .state import DeckEditorState, card_filter_choices, deck_editor_state, deck_rules_options
 
 TEMPLATE = "decks/editor/editor.html"
@@ -135,11 +134,12 @@ def draft_change(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _refused(request, None, form.error_text())
     try:
-        state = editor_draft_change(draft=session_draft(request), change=form.change(), shown=_shown(request, form))
+        changed = editor_draft_change(draft=session_draft(request), change=form.change(), shown=_shown(request, form))
     except ApplicationError as exc:
         return _refused(request, None, exc.message)
-    request.session[SESSION_DRAFT] = state.draft.to_session()
-    return _changed(request, state=state, deck=None, action=form.cleaned_data["action"])
+    request.session[SESSION_DRAFT] = changed.state.draft.to_session()
+    action = form.cleaned_data["action"]
+    return _changed(request, state=changed.state, deck=None, action=action, notice=changed.notice)
 
 
 @require_POST
@@ -156,7 +156,8 @@ def deck_change(request: HttpRequest, public_id: str) -> HttpResponse:
         return _conflict(request, public_id, exc)
     except ApplicationError as exc:
         return _refused(request, deck, exc.message)
-    return _changed(request, state=saved.state, deck=saved.deck, action=form.cleaned_data["action"])
+    action = form.cleaned_data["action"]
+    return _changed(request, state=saved.state, deck=saved.deck, action=action, notice=saved.notice)
 
 
 def _shown(request: HttpRequest, form: DeckChangeForm) -> list[str]:
@@ -166,8 +167,12 @@ def _shown(request: HttpRequest, form: DeckChangeForm) -> list[str]:
     return request.POST.get("shown", "").split()
 
 
-def _changed(request: HttpRequest, *, state: DeckEditorState, deck: Deck | None, action: str) -> HttpResponse:
+def _changed(
+    request: HttpRequest, *, state: DeckEditorState, deck: Deck | None, action: str, notice: str = ""
+) -> HttpResponse:
     if not request.htmx:
+        if notice:
+            messages.info(request, notice)
         return redirect(_back_url(request, deck))
     # htmx sends the browser's search, the printings it shows and the draw odds' choices along (hx-include).
     filters = CardFilterForm(request.POST)
@@ -185,6 +190,7 @@ def _changed(request: HttpRequest, *, state: DeckEditorState, deck: Deck | None,
             "rules_changed": False,
         }
     context["header_changed"] = action in RULES_ACTIONS or action == RENAME
+    context["notice"] = notice
     if request.POST.get("odds_key") != state.draft.odds_key():
         # The draw odds follow the deck in this same answer (out of band), judged by the change's judgement;
         # the page's panel says which deck it shows (odds_key), so an unchanged one is not sent again.
@@ -261,8 +267,11 @@ def draft_save(request: HttpRequest) -> HttpResponse:
         draft = _named(request, draft)
         if not request.user.is_authenticated:
             request.session[SESSION_PENDING_SAVE] = True
-            messages.info(request, _("Log in or sign up to save your deck. Your draft is kept meanwhile."))
-            return redirect(f"{settings.LOGIN_URL}?{urlencode({'next': reverse('decks:new-save')})}")
+            messages.info(
+                request,
+                _("Sign up to save your deck (or log in, if you have an account). Your draft is kept meanwhile."),
+            )
+            return redirect(f"{reverse('signup')}?{urlencode({'next': reverse('decks:new-save')})}")
     elif not (request.user.is_authenticated and request.session.get(SESSION_PENDING_SAVE)):
         return redirect("decks:new")
     try:
@@ -287,10 +296,14 @@ def _named(request: HttpRequest, draft: DeckDraft) -> DeckDraft:
     return draft
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 def draft_reset(request: HttpRequest) -> HttpResponse:
-    request.session.pop(SESSION_DRAFT, None)
-    return redirect("decks:new")
+    """Start over with an empty draft; a draft with cards in it is only thrown away once confirmed."""
+    draft = session_draft(request)
+    if request.method == "POST" and (request.POST.get("confirmed") or not draft.numbers()):
+        request.session.pop(SESSION_DRAFT, None)
+        return redirect("decks:new")
+    return render(request, "decks/editor/start_over.html", {"draft": draft, "cards": draft_card_count(draft)})
 
 
 @login_required
