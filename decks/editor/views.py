@@ -21,7 +21,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import reswap, retarget
+from django_htmx.http import replace_url, reswap, retarget
 
 from decks.drafts import deck_draft_new, deck_draft_of
 from decks.models import Deck, DeckDraft
@@ -244,7 +244,10 @@ def deck_cards(request: HttpRequest, public_id: str) -> HttpResponse:
 
 def _card_results(request: HttpRequest, *, state: DeckEditorState, deck: Deck | None) -> HttpResponse:
     context = _browser_context(state=state, deck=deck, filters=CardFilterForm(request.GET))
-    return render(request, f"{TEMPLATE}#card-results", context)
+    response = render(request, f"{TEMPLATE}#card-results", context)
+    # The address bar follows the search (filters, usable-only, grid): a reload or a shared link keeps it.
+    browse = context["browse"]
+    return replace_url(response, f"{context['urls'].page}?{browse}" if browse else context["urls"].page)
 
 
 def _with_query(url: str, request: HttpRequest) -> str:

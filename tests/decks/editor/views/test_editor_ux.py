@@ -96,6 +96,13 @@ def test_the_usable_choice_and_the_grid_are_remembered_in_the_browse_query(clien
     assert 'name="browse" value="q=squire&amp;usable=1&amp;view=grid"' in page
 
 
+def test_the_address_bar_follows_the_search_so_a_reload_keeps_it(client, deck_catalog):
+    response = client.get(CARDS, {"q": "squire", "usable": "1", "view": "grid"}, headers=HX)
+
+    assert response["HX-Replace-Url"] == "/decks/new/?q=squire&usable=1&view=grid"
+    assert client.get(CARDS, headers=HX)["HX-Replace-Url"] == NEW
+
+
 def test_usable_only_pages_on_from_the_last_card_it_looked_at(client, deck_catalog):
     from decks.editor.browser import deck_card_browser
     from decks.editor.state import deck_editor_state
