@@ -33,7 +33,14 @@ from gatesite.errors import ApplicationError
 from .browser import deck_card_browser, deck_card_hints
 from .forms import CardFilterForm, DeckChangeForm, DeckSaveForm
 from .services import RENAME, RULES_ACTIONS, editor_deck_change, editor_draft_change
-from .session import SESSION_DRAFT, SESSION_PENDING_SAVE, draft_card_count, session_draft
+from .session import (
+    SESSION_DRAFT,
+    SESSION_PENDING_SAVE,
+    SESSION_REPLACED,
+    draft_card_count,
+    replaced_draft,
+    session_draft,
+)
 from .state import DeckEditorState, card_filter_choices, deck_editor_state, deck_rules_options
 
 TEMPLATE = "decks/editor/editor.html"
@@ -72,7 +79,7 @@ def _session_draft_state(request: HttpRequest) -> DeckEditorState:
 
 @require_GET
 def draft_editor(request: HttpRequest) -> HttpResponse:
-    return _editor_page(request, state=_session_draft_state(request), deck=None)
+    return _editor_page(request, state=_session_draft_state(request), deck=None, replaced=replaced_draft(request))
 
 
 @require_GET
@@ -82,10 +89,18 @@ def deck_editor(request: HttpRequest, public_id: str) -> HttpResponse:
 
 
 def _editor_page(
-    request: HttpRequest, *, state: DeckEditorState, deck: Deck | None, status: int = 200, conflict: str = ""
+    request: HttpRequest,
+    *,
+    state: DeckEditorState,
+    deck: Deck | None,
+    status: int = 200,
+    conflict: str = "",
+    replaced: DeckDraft | None = None,
 ) -> HttpResponse:
     context = _context(state=state, deck=deck, filters=CardFilterForm(request.GET), rules_changed=True)
     context.update(filter_choices=card_filter_choices(), conflict=conflict, full_page=True)
+    if replaced is not None:
+        context.update(replaced=replaced, replaced_cards=draft_card_count(replaced))
     context.update(odds_panel_context(draft=state.draft, params=QueryDict(), judgement=state.judgement))
     return render(request, TEMPLATE, context, status=status)
 
@@ -138,6 +153,7 @@ def draft_change(request: HttpRequest) -> HttpResponse:
     except ApplicationError as exc:
         return _refused(request, None, exc.message)
     request.session[SESSION_DRAFT] = changed.state.draft.to_session()
+    request.session.pop(SESSION_REPLACED, None)  # changed on purpose: the Undo of a replaced draft is over
     action = form.cleaned_data["action"]
     return _changed(request, state=changed.state, deck=None, action=action, notice=changed.notice)
 
@@ -307,6 +323,17 @@ def draft_reset(request: HttpRequest) -> HttpResponse:
         request.session.pop(SESSION_DRAFT, None)
         return redirect("decks:new")
     return render(request, "decks/editor/start_over.html", {"draft": draft, "cards": draft_card_count(draft)})
+
+
+@require_POST
+def draft_bring_back(request: HttpRequest) -> HttpResponse:
+    """Undo a replaced draft: the one session_draft_replace kept aside becomes the draft again."""
+    replaced = replaced_draft(request)
+    request.session.pop(SESSION_REPLACED, None)
+    if replaced is not None:
+        request.session[SESSION_DRAFT] = replaced.to_session()
+        messages.success(request, _("Your previous draft is back."))
+    return redirect("decks:new")
 
 
 @login_required

@@ -248,3 +248,37 @@ def test_the_attribute_filter_groups_a_mixed_catalog_by_language(client, deck_ca
         r'<optgroup label="English names" lang="en">.*Dragon.*</optgroup><optgroup label="Japanese names" lang="ja">.*宇宙遺産',
         select,
     )
+
+
+def test_save_a_copy_over_an_unsaved_draft_offers_to_bring_it_back(client, deck_catalog):
+    from decks.decklists.selectors import deck_draft_link
+
+    use_draft(client, DeckDraft(ruler="apprentice", name="Mine", main={"TS-002": 3}))
+    shared = DeckDraft(ruler="apprentice", name="Shared", main=legal_apprentice_main())
+    client.post(reverse("decks:link-copy", args=[deck_draft_link(draft=shared)]))
+
+    html = client.get(NEW).content.decode()
+    assert "This replaced your unsaved draft “Mine” (3 cards)." in html
+    assert 'action="/decks/new/bring-back/"' in html
+
+    assert client.post("/decks/new/bring-back/")["Location"] == NEW
+    html = client.get(NEW).content.decode()
+    assert line_count(html, "TS-002") == 3
+    assert "Your previous draft is back." in html
+    assert 'data-testid="replaced-draft"' not in html  # nothing more to bring back
+
+
+def test_the_undo_ends_with_the_first_change_and_an_empty_draft_needs_none(client, deck_catalog):
+    from decks.decklists.selectors import deck_draft_link
+
+    code = deck_draft_link(draft=DeckDraft(ruler="apprentice", name="Shared", main={"TS-001": 1}))
+    client.post(reverse("decks:link-copy", args=[code]))
+    assert 'data-testid="replaced-draft"' not in client.get(NEW).content.decode()  # the draft was empty
+
+    use_draft(client, DeckDraft(ruler="apprentice", main={"TS-002": 1}))
+    client.post(reverse("decks:link-copy", args=[code]))
+    client.post(CHANGE, {"op": "add main TS-001"}, headers=HX)
+
+    assert 'data-testid="replaced-draft"' not in client.get(NEW).content.decode()
+    client.post("/decks/new/bring-back/")
+    assert 'data-number="TS-002" data-section="main"' not in client.get(NEW).content.decode()
