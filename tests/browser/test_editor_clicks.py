@@ -148,3 +148,38 @@ def test_the_browser_filters_usable_cards_shows_a_grid_and_nothing_is_lost_witho
     page.get_by_test_id("start-over").click()
     page.get_by_test_id("confirm-start-over").click()
     expect(page.locator("#deck-heading .heading-count")).to_have_text("0/50")
+
+
+def test_a_save_conflict_is_a_toast_in_view_whose_one_action_reloads_the_deck(page: Any) -> None:
+    from django.contrib.auth import get_user_model
+    from playwright.sync_api import expect
+
+    from decks.drafts import deck_draft_of
+    from decks.editor.services import DraftChange, editor_deck_change
+    from decks.models import DeckDraft
+    from decks.services import deck_create_from_draft
+
+    user = get_user_model().objects.create_user("toast", password="a long toast passphrase")
+    main = {number: copies for number, (_, copies) in DECK.items()}
+    deck = deck_create_from_draft(owner=user, draft=DeckDraft(ruler="apprentice", main=main), name="Toast")
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill("toast")
+    page.get_by_label("Password").fill("a long toast passphrase")
+    page.get_by_role("main").get_by_role("button", name="Log in").click()
+    page.goto(f"/decks/{deck.public_id}/edit/")
+    # Another tab saves a change meanwhile.
+    editor_deck_change(deck=deck, change=DraftChange(action="remove", number="2025PS01-025"), base_version=1)
+
+    line = page.locator('#deck-list [data-row][data-number="2025PS01-001"]')
+    line.scroll_into_view_if_needed()
+    line.get_by_role("button", name="Remove one").click()
+
+    toast = page.get_by_test_id("conflict")
+    expect(toast).to_be_visible()
+    expect(toast).to_be_in_viewport()  # where the player is looking, not at the top of the page
+    page.screenshot(path=SCREENSHOTS / "clicks-conflict-toast.png")
+    toast.get_by_test_id("reload-deck").click()
+    expect(page.get_by_test_id("deck-version")).to_have_text("2")
+    expect(page.locator('#deck-list [data-row][data-number="2025PS01-025"]')).to_have_attribute("data-count", "1")
+    expect(page.get_by_test_id("conflict")).to_have_count(0)
+    assert deck_draft_of(deck=deck).main["2025PS01-001"] == 4  # the refused change was not made
