@@ -54,8 +54,8 @@ class BrowserRow(CardHint):
     # `number` is the printing the add button adds; these are the card's other printings.
     other_numbers: tuple[str, ...]
     section: str
-    # The copies the rules allow of the card (its playset button sets the count to this).
-    playset: int
+    # The copies the rules allow of the card (its playset button sets the count to this; 1: no button).
+    playset: int = 1
 
     @property
     def memo_key(self) -> tuple[Any, ...]:

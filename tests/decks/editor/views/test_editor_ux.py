@@ -282,3 +282,34 @@ def test_the_undo_ends_with_the_first_change_and_an_empty_draft_needs_none(clien
     assert 'data-testid="replaced-draft"' not in client.get(NEW).content.decode()
     client.post("/decks/new/bring-back/")
     assert 'data-number="TS-002" data-section="main"' not in client.get(NEW).content.decode()
+
+
+def test_the_draw_odds_keep_two_columns_when_a_turn_differs_and_merge_the_turns_that_do_not(
+    client, deck_catalog, monkeypatch
+):
+    # No rules in the catalog make going first differ today: a turn 1 that differs is made up here.
+    from dataclasses import replace as changed
+    from fractions import Fraction
+
+    from decks.odds import panel
+
+    real_rows = panel._rows
+
+    def rows_with_a_different_first_turn(odds):
+        rows = real_rows(odds)
+        return [changed(rows[0], second=panel.Chance.of(Fraction(1, 2))), *rows[1:]]
+
+    monkeypatch.setattr(panel, "_rows", rows_with_a_different_first_turn)
+    use_draft(client, DeckDraft(ruler="apprentice", main=legal_apprentice_main()))
+
+    html = client.get("/decks/new/odds/", {"group": "card:Ember Squire 1"}, headers=HX).content.decode()
+
+    assert "Going first" in html
+    assert "Going second" in html
+    assert "The same going first or second" not in html
+    first = re.search(r'<tr data-turn="1">(.*?)</tr>', html, re.S)
+    second = re.search(r'<tr data-turn="2">(.*?)</tr>', html, re.S)
+    assert first
+    assert second
+    assert first.group(1).count("data-exact") == 2
+    assert 'colspan="2"' in second.group(1)
