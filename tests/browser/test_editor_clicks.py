@@ -127,7 +127,9 @@ def test_the_browser_filters_usable_cards_shows_a_grid_and_nothing_is_lost_witho
     expect(page.locator("#card-results .result-face").first).to_be_visible()
     page.wait_for_function("() => !document.querySelector('.htmx-request')")
     page.screenshot(path=SCREENSHOTS / "clicks-grid-usable.png")
-    page.reload()  # remembered in the browse query
+    # Remembered in the browse query, which the address bar follows (HX-Replace-Url): a reload keeps both.
+    expect(page).to_have_url(re.compile(r"/decks/new/\?q=.*usable=1&view=grid$"))
+    page.reload()
     expect(results).to_have_attribute("data-view", "grid")
     expect(usable).to_be_checked()
     usable.uncheck()
@@ -136,6 +138,8 @@ def test_the_browser_filters_usable_cards_shows_a_grid_and_nothing_is_lost_witho
     # A geas, then another ruler: the change's answer says the geas was dropped and why.
     page.get_by_label("Geas", exact=True).select_option(label="Oath of the Lone Banner")
     expect(page.locator("#validation-panel .judged-by")).to_contain_text("with Oath of the Lone Banner")
+    # The rules panel was just redrawn: let htmx finish with it (a person cannot pick within milliseconds).
+    page.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
     page.get_by_label("Ruler", exact=True).select_option(value="knight")
     expect(page.get_by_test_id("notice")).to_contain_text("Oath of the Lone Banner was dropped")
 
