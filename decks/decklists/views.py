@@ -21,8 +21,8 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from decks.drafts import deck_draft_of
-from decks.editor.session import SESSION_DRAFT, session_draft
-from decks.models import Deck, DeckDraft
+from decks.editor.session import SESSION_DRAFT, session_draft, session_draft_replace
+from decks.models import Deck
 from decks.selectors import deck_get_for_owner, deck_get_for_viewer
 from decks.services import StaleDeck
 from decks.sharing.game_view import deck_editor_opens, deck_read_view, editor_serves, read_context
@@ -227,6 +227,7 @@ def deck_link_copy(request: HttpRequest, code: str) -> HttpResponse:
         deck_editor_opens(draft=draft)  # refuse a deck the editor cannot open (unknown ruler, …)
     except ApplicationError as exc:
         return render(request, "decks/deck_link.html", {"error": exc.message}, status=400)
-    request.session[SESSION_DRAFT] = DeckDraft.to_session(draft)
+    # An unsaved draft it replaces is kept: the editor offers to bring it back (nothing lost without asking).
+    session_draft_replace(request, draft)
     messages.success(request, _("The shared deck is now your draft: change it, then save it to keep it."))
     return redirect("decks:new")

@@ -11,6 +11,7 @@ from django.utils.translation import gettext
 from cards.models import Card
 from cards.selectors import card_facts
 from decks.drafts import MAX_ALSO, card_facts_by_number
+from decks.rules.builder import max_copies
 from decks.rules.hints import Additions, natural_section
 from decks.rules.ruleset import RulesInForce
 from decks.rules.types import CardFacts
@@ -53,6 +54,8 @@ class BrowserRow(CardHint):
     # `number` is the printing the add button adds; these are the card's other printings.
     other_numbers: tuple[str, ...]
     section: str
+    # The copies the rules allow of the card (its playset button sets the count to this; 1: no button).
+    playset: int = 1
 
     @property
     def memo_key(self) -> tuple[Any, ...]:
@@ -63,6 +66,7 @@ class BrowserRow(CardHint):
             self.facts,
             self.other_numbers,
             self.section,
+            self.playset,
             card.pk,
             card.name_ja,
             card.text,
@@ -94,6 +98,8 @@ class CardBrowserPage:
     limit: int
     error: str | None = None
     total_capped: bool = False
+    # The matches this page went through: `limit`, or more when cards the deck cannot use were left out.
+    step: int | None = None
 
     @property
     def total_label(self) -> str:
@@ -115,6 +121,8 @@ class CardBrowserPage:
 
     @property
     def next_offset(self) -> int | None:
+        if self.step is not None:
+            return self.offset + self.step if self.total_capped else None
         more = self.offset + self.limit < self.total or (self.total_capped and len(self.rows) == self.limit)
         return self.offset + self.limit if more else None
 
@@ -129,45 +137,71 @@ class CardBrowserPage:
 BROWSER_PAGE_SIZE = 30
 
 
+# With "only cards this deck can use", a page of results is looked for among this many pages of
+# matches at most (one query, each match judged once by its hint): the cards left out are not shown.
+USABLE_WINDOW = 4
+
+
 def deck_card_browser(
     *,
     state: DeckEditorState,
     query: str = "",
     offset: int = 0,
     limit: int = BROWSER_PAGE_SIZE,
+    usable: bool = False,
     **filters: Any,
 ) -> CardBrowserPage:
     """One page of card search results, each with its add-ability hints against the deck.
 
     `filters` are card_search's (faction, type, level_min, level_max, attribute, cnt, legend,
-    set_code). The hints count the deck once and test each result against that count.
+    set_code). The hints count the deck once and test each result against that count. `usable`
+    keeps only the results one more copy of which the deck can take (no blockers): by the
+    ruler's pool, the factions so far, the geas's bans and the copy limits, as the hints say.
     """
     from cards.selectors import card_search
 
     # No count: the browser says "30+" and offers the next page when the page plus one card says there is one.
-    result = card_search(query=query, limit=limit, offset=offset, count_cap=0, **filters)
+    fetch = limit * USABLE_WINDOW if usable else limit
+    result = card_search(query=query, limit=fetch, offset=offset, count_cap=0, **filters)
+    rows, looked_at = _rows(state, result.cards, limit=limit, usable=usable)
+    if not usable:
+        return CardBrowserPage(rows, result.total, offset, limit, result.error, result.total_capped)
+    more = looked_at < len(result.cards) or result.total_capped
+    return CardBrowserPage(rows, len(rows), offset, limit, result.error, more, step=looked_at)
+
+
+def _rows(state: DeckEditorState, cards: Sequence[Card], *, limit: int, usable: bool) -> tuple[list[BrowserRow], int]:
+    """The results (at most `limit`), and how many of `cards` were looked at to find them."""
     in_main = {e.card.name: e.printing for e in state.judgement.deck.main}
     over = _over_limit(state)
     additions = _additions(state)
-    rows = []
-    for card in result.cards:
+    rows: list[BrowserRow] = []
+    looked_at = 0
+    for card in cards:
+        if len(rows) == limit:
+            break
+        looked_at += 1
         facts = card_facts(card)
         number = in_main.get(facts.name) or _preferred_printing(facts, state.rules)
         if number is None:
             continue  # a card with no printing cannot be added (the importer never makes one)
+        blockers = additions.blockers(facts, number)
+        if usable and blockers:
+            continue
         rows.append(
             BrowserRow(
                 number=number,
                 in_deck=state.copies.get(facts.name, 0),
-                blockers=additions.blockers(facts, number),
+                blockers=blockers,
                 over_limit=facts.name in over,
                 card=card,
                 facts=facts,
                 other_numbers=tuple(n for n in facts.collector_numbers if n != number),
                 section=natural_section(facts),
+                playset=max_copies(facts, state.rules),
             )
         )
-    return CardBrowserPage(rows, result.total, offset, limit, result.error, result.total_capped)
+    return rows, looked_at
 
 
 def _over_limit(state: DeckEditorState) -> set[str]:

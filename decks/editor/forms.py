@@ -13,14 +13,15 @@ from decks.models import Section, validate_displayed_text
 
 from .services import ACTIONS, DraftChange
 
-_CARD_ACTIONS = {"add", "remove", "to_considering", "to_deck"}
+_CARD_ACTIONS = {"add", "remove", "to_considering", "to_deck", "set_count"}
 
 
 class DeckChangeForm(forms.Form):
     """One change to the deck being edited; `base_version` is the version a saved deck's page was at.
 
     A card button may say everything in one value, `op="add main 2025PS01-001"` (action, section,
-    collector number): one form then serves a whole list of cards.
+    collector number): one form then serves a whole list of cards. `op="set_count main 2025PS01-001 4"`
+    also names the number of copies (a playset button, a number key on a focused card).
     """
 
     op = forms.CharField(max_length=80, required=False)
@@ -38,9 +39,12 @@ class DeckChangeForm(forms.Form):
         data = super().clean()
         if data.get("op"):
             parts = data["op"].split()
-            if len(parts) != 3 or parts[0] not in _CARD_ACTIONS or parts[1] not in Section.values:
+            counted = len(parts) == 4 and parts[0] == "set_count"
+            if not (len(parts) == 3 or counted) or parts[0] not in _CARD_ACTIONS or parts[1] not in Section.values:
                 raise forms.ValidationError(f"'{data['op']}' is not a change (action, section, collector number).")
-            data["action"], data["section"], data["number"] = parts
+            data["action"], data["section"], data["number"] = parts[:3]
+            if counted:
+                data["value"] = parts[3]
         if not data.get("action"):
             raise forms.ValidationError("What change? The request names no action.")
         if data.get("action") in _CARD_ACTIONS and not data.get("number"):
@@ -84,12 +88,15 @@ class CardFilterForm(forms.Form):
     cnt = forms.ChoiceField(choices=_TRISTATE, required=False, label="CNT")
     legend = forms.ChoiceField(choices=_TRISTATE, required=False, label=_("Legendary"))
     set = forms.CharField(max_length=20, required=False)
+    # Only the cards one more copy of which the deck can take (the hints' judgement), off unless chosen.
+    usable = forms.BooleanField(required=False, label=_("Only cards this deck can use"))
+    view = forms.ChoiceField(choices=[("list", _("List")), ("grid", _("Grid"))], required=False)
     offset = forms.IntegerField(required=False, min_value=0, max_value=100_000)
 
     FILTERS = ("faction", "type", "level_min", "level_max", "attribute", "cnt", "legend", "set")
 
     def search_kwargs(self) -> dict[str, Any]:
-        """Keyword arguments for decks.editor.browser.deck_card_browser (and cards.selectors.card_search)."""
+        """Keyword arguments for decks.editor.browser.deck_card_browser (the rest of `usable`: card_search's)."""
         data = self.cleaned_data if self.is_valid() else {}
 
         def tristate(value: str | None) -> bool | None:
@@ -106,12 +113,20 @@ class CardFilterForm(forms.Form):
             "cnt": tristate(data.get("cnt")),
             "legend": tristate(data.get("legend")),
             "set_code": data.get("set") or None,
+            "usable": bool(data.get("usable")),
         }
 
     def querystring(self, *, offset: int | None = None) -> str:
         """The search as a query string (for links, redirects and the forms of pages without JavaScript)."""
         data = self.cleaned_data if self.is_valid() else {}
-        pairs = [(key, data[key]) for key in ("q", *self.FILTERS) if data.get(key) not in (None, "")]
+        pairs: list[tuple[str, Any]] = [
+            (key, data[key]) for key in ("q", *self.FILTERS) if data.get(key) not in (None, "")
+        ]
+        # Remembered in the browse query like the filters: a reload or a paging link keeps them.
+        if data.get("usable"):
+            pairs.append(("usable", "1"))
+        if data.get("view") == "grid":
+            pairs.append(("view", "grid"))
         if offset:
             pairs.append(("offset", offset))
         return urlencode(pairs)

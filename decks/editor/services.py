@@ -15,12 +15,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from cards.models import Printing
+from cards.models import Geas, Printing
 from cards.rules_selectors import rules_choice_get
 from cards.selectors import attribute_exists
 from decks.drafts import deck_draft_of
 from decks.models import MAX_LINE_COUNT, MAX_LINES, SECTIONS, Deck, DeckDraft
 from decks.services import deck_update
+from decks.wording import game_name
 from gatesite.errors import ApplicationError
 
 from .state import DeckEditorState, deck_editor_state
@@ -29,12 +30,14 @@ ADD = "add"
 REMOVE = "remove"
 TO_CONSIDERING = "to_considering"
 TO_DECK = "to_deck"
+# The number of copies of a printing, in one change (a playset button, a number key on a focused card).
+SET_COUNT = "set_count"
 SET_RULER = "set_ruler"
 SET_GEAS = "set_geas"
 SET_ATTRIBUTE = "set_attribute"
 SET_RULES_DATE = "set_rules_date"
 RENAME = "rename"
-ACTIONS = (ADD, REMOVE, TO_CONSIDERING, TO_DECK, SET_RULER, SET_GEAS, SET_ATTRIBUTE, SET_RULES_DATE, RENAME)
+ACTIONS = (ADD, REMOVE, TO_CONSIDERING, TO_DECK, SET_COUNT, SET_RULER, SET_GEAS, SET_ATTRIBUTE, SET_RULES_DATE, RENAME)
 RULES_ACTIONS = frozenset({SET_RULER, SET_GEAS, SET_ATTRIBUTE, SET_RULES_DATE})
 
 
@@ -58,7 +61,7 @@ def deck_draft_change(*, draft: DeckDraft, change: DraftChange) -> DeckDraft:
     line or deck grown past the sizes a draft keeps.
     """
     action = change.action
-    if action in (ADD, REMOVE, TO_CONSIDERING, TO_DECK):
+    if action in (ADD, REMOVE, TO_CONSIDERING, TO_DECK, SET_COUNT):
         return _move(draft, change)
     if action == SET_RULER:
         # A geas belongs to one ruler: a new ruler starts without one.
@@ -93,12 +96,14 @@ def _move(draft: DeckDraft, change: DraftChange) -> DeckDraft:
     number, section = change.number, change.section
     if section not in SECTIONS:
         raise ApplicationError(f"Unknown section '{section}'.", field="section")
+    # Only a printing new to the draft costs a query (a click on a card already in it costs none).
+    adding = change.action in (ADD, SET_COUNT) and number not in draft.numbers()
+    if adding and not Printing.objects.filter(collector_number=number).exists():
+        raise ApplicationError(_("No card with collector number '%(number)s'.") % {"number": number}, field="number")
     if change.action == ADD:
-        if number not in draft.numbers() and not Printing.objects.filter(collector_number=number).exists():
-            raise ApplicationError(
-                _("No card with collector number '%(number)s'.") % {"number": number}, field="number"
-            )
         return _add(draft, section, number, 1)
+    if change.action == SET_COUNT:
+        return _add(draft, section, number, _count(change.value) - draft.section(section).get(number, 0))
     if change.action == REMOVE:
         return _add(draft, section, number, -1)
     if change.action == TO_CONSIDERING:
@@ -108,6 +113,15 @@ def _move(draft: DeckDraft, change: DraftChange) -> DeckDraft:
     if section == "considering":
         raise ApplicationError(_("A card moves from the considering board into the deck or the resources."))
     return _add(_add(draft, "considering", number, -1), section, number, 1)
+
+
+def _count(value: str) -> int:
+    if not value.isdigit() or int(value) > MAX_LINE_COUNT:
+        raise ApplicationError(
+            _("'%(value)s' is not a number of copies (0 to %(n)s).") % {"value": value, "n": MAX_LINE_COUNT},
+            field="value",
+        )
+    return int(value)
 
 
 def _add(draft: DeckDraft, section: str, number: str, delta: int) -> DeckDraft:
@@ -133,20 +147,42 @@ _SECTION_WORDS = {
 }
 
 
-def editor_draft_change(*, draft: DeckDraft, change: DraftChange, shown: Sequence[str] = ()) -> DeckEditorState:
+@dataclass(frozen=True)
+class ChangedDraft:
+    state: DeckEditorState
+    # What the change did besides what was asked (change_notice), for the player to read.
+    notice: str = ""
+
+
+def editor_draft_change(*, draft: DeckDraft, change: DraftChange, shown: Sequence[str] = ()) -> ChangedDraft:
     """The session's draft with one change applied, judged; the caller keeps `state.draft` in the session.
 
     `shown`: the printings the card browser shows, whose facts the judgement fetches along
     (their hints are redrawn after the change, decks/editor/browser.py deck_card_hints).
     """
     changed = deck_draft_change(draft=draft, change=change)
-    return deck_editor_state(draft=changed, also=shown)
+    return ChangedDraft(deck_editor_state(draft=changed, also=shown), change_notice(before=draft, change=change))
+
+
+def change_notice(*, before: DeckDraft, change: DraftChange) -> str:
+    """What a change did besides what was asked, for the player to read: a new ruler drops the geas."""
+    if change.action != SET_RULER or not before.geas or change.value == before.ruler:
+        return ""
+    geas = Geas.objects.filter(slug=before.geas).select_related("ruler").first()
+    if geas is None:
+        return ""
+    return _(
+        "The geas %(geas)s was dropped: a geas changes the rules of the one ruler it targets, %(ruler)s. "
+        "Pick a geas for the new ruler if you want one."
+    ) % {"geas": geas.name, "ruler": game_name(geas.ruler.name)}
 
 
 @dataclass(frozen=True)
 class SavedChange:
     deck: Deck
     state: DeckEditorState
+    # What the change did besides what was asked (change_notice).
+    notice: str = ""
 
 
 def editor_deck_change(*, deck: Deck, change: DraftChange, base_version: int, shown: Sequence[str] = ()) -> SavedChange:
@@ -155,7 +191,8 @@ def editor_deck_change(*, deck: Deck, change: DraftChange, base_version: int, sh
     Raises StaleDeck (decks.services) when the deck is no longer at `base_version`, the version
     the player's page showed: the change is then refused, never written over another one.
     """
-    changed = deck_draft_change(draft=deck_draft_of(deck=deck), change=change)
+    before = deck_draft_of(deck=deck)
+    changed = deck_draft_change(draft=before, change=change)
     state = deck_editor_state(draft=changed, also=shown)
     saved = deck_update(deck=deck, draft=changed, base_version=base_version, judgement=state.judgement, autosave=True)
-    return SavedChange(saved, state)
+    return SavedChange(saved, state, change_notice(before=before, change=change))

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import get_language, gettext, gettext_noop
 
 from cards.models import Attribute, CardSet, Faction, Geas, GeasRevision, Ruler
 from cards.rules_selectors import RulesChoice
@@ -251,6 +251,38 @@ class GeasOption:
     changes: tuple[str, ...]
 
 
+# Kana, kanji and full-width forms: an attribute named in Japanese (the real cards' attributes are).
+_JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff00-\uffef]")
+
+
+@dataclass(frozen=True)
+class NameGroup:
+    """Names in one language; `label` names the language when a picker shows more than one group."""
+
+    label: str
+    lang: str
+    names: list[str]
+
+
+def names_by_language(names: Iterable[str]) -> list[NameGroup]:
+    """Attribute names in one language per list, the player's first.
+
+    The catalog names attributes in English (the practice set) or in Japanese (the real cards),
+    with no translation between them: a picker shows each language as its own group rather
+    than one list mixing both.
+    """
+    split: dict[str, list[str]] = {"en": [], "ja": []}
+    for name in names:
+        split["ja" if _JAPANESE.search(name) else "en"].append(name)
+    labels = {"en": gettext("English names"), "ja": gettext("Japanese names")}
+    players = "ja" if (get_language() or "").startswith("ja") else "en"
+    order = [players, *(lang for lang in split if lang != players)]
+    groups = [NameGroup(labels[lang], lang, split[lang]) for lang in order if split[lang]]
+    if len(groups) == 1:
+        return [replace(groups[0], label="")]
+    return groups
+
+
 @dataclass(frozen=True)
 class RulesOptions:
     """What the rules pickers offer: every ruler, the geases targeting the chosen one, attributes."""
@@ -258,6 +290,10 @@ class RulesOptions:
     rulers: list[Ruler]
     geases: list[GeasOption]
     attributes: list[str]
+
+    @property
+    def attribute_groups(self) -> list[NameGroup]:
+        return names_by_language(self.attributes)
 
 
 def deck_rules_options(*, choice: RulesChoice) -> RulesOptions:
@@ -293,6 +329,10 @@ class FilterChoices:
     factions: list[tuple[str, str]]
     attributes: list[str]
     sets: list[tuple[str, str]]
+
+    @property
+    def attribute_groups(self) -> list[NameGroup]:
+        return names_by_language(self.attributes)
 
 
 def card_filter_choices() -> FilterChoices:

@@ -12,6 +12,7 @@ urlpatterns = [
     path("new/cards/", views.draft_cards, name="new-cards"),
     path("new/save/", views.draft_save, name="new-save"),
     path("new/reset/", views.draft_reset, name="new-reset"),
+    path("new/bring-back/", views.draft_bring_back, name="new-bring-back"),
     path("<str:public_id>/edit/", views.deck_editor, name="edit"),
     path("<str:public_id>/change/", views.deck_change, name="change"),
     path("<str:public_id>/cards/", views.deck_cards, name="cards"),

@@ -14,7 +14,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import urlencode
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, QueryDict
@@ -22,7 +21,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import reswap, retarget
+from django_htmx.http import replace_url, reswap, retarget
 
 from decks.drafts import deck_draft_new, deck_draft_of
 from decks.models import Deck, DeckDraft
@@ -34,7 +33,14 @@ from gatesite.errors import ApplicationError
 from .browser import deck_card_browser, deck_card_hints
 from .forms import CardFilterForm, DeckChangeForm, DeckSaveForm
 from .services import RENAME, RULES_ACTIONS, editor_deck_change, editor_draft_change
-from .session import SESSION_DRAFT, SESSION_PENDING_SAVE, session_draft
+from .session import (
+    SESSION_DRAFT,
+    SESSION_PENDING_SAVE,
+    SESSION_REPLACED,
+    draft_card_count,
+    replaced_draft,
+    session_draft,
+)
 from .state import DeckEditorState, card_filter_choices, deck_editor_state, deck_rules_options
 
 TEMPLATE = "decks/editor/editor.html"
@@ -73,7 +79,7 @@ def _session_draft_state(request: HttpRequest) -> DeckEditorState:
 
 @require_GET
 def draft_editor(request: HttpRequest) -> HttpResponse:
-    return _editor_page(request, state=_session_draft_state(request), deck=None)
+    return _editor_page(request, state=_session_draft_state(request), deck=None, replaced=replaced_draft(request))
 
 
 @require_GET
@@ -83,10 +89,18 @@ def deck_editor(request: HttpRequest, public_id: str) -> HttpResponse:
 
 
 def _editor_page(
-    request: HttpRequest, *, state: DeckEditorState, deck: Deck | None, status: int = 200, conflict: str = ""
+    request: HttpRequest,
+    *,
+    state: DeckEditorState,
+    deck: Deck | None,
+    status: int = 200,
+    conflict: str = "",
+    replaced: DeckDraft | None = None,
 ) -> HttpResponse:
     context = _context(state=state, deck=deck, filters=CardFilterForm(request.GET), rules_changed=True)
     context.update(filter_choices=card_filter_choices(), conflict=conflict, full_page=True)
+    if replaced is not None:
+        context.update(replaced=replaced, replaced_cards=draft_card_count(replaced))
     context.update(odds_panel_context(draft=state.draft, params=QueryDict(), judgement=state.judgement))
     return render(request, TEMPLATE, context, status=status)
 
@@ -135,11 +149,13 @@ def draft_change(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _refused(request, None, form.error_text())
     try:
-        state = editor_draft_change(draft=session_draft(request), change=form.change(), shown=_shown(request, form))
+        changed = editor_draft_change(draft=session_draft(request), change=form.change(), shown=_shown(request, form))
     except ApplicationError as exc:
         return _refused(request, None, exc.message)
-    request.session[SESSION_DRAFT] = state.draft.to_session()
-    return _changed(request, state=state, deck=None, action=form.cleaned_data["action"])
+    request.session[SESSION_DRAFT] = changed.state.draft.to_session()
+    request.session.pop(SESSION_REPLACED, None)  # changed on purpose: the Undo of a replaced draft is over
+    action = form.cleaned_data["action"]
+    return _changed(request, state=changed.state, deck=None, action=action, notice=changed.notice)
 
 
 @require_POST
@@ -156,7 +172,8 @@ def deck_change(request: HttpRequest, public_id: str) -> HttpResponse:
         return _conflict(request, public_id, exc)
     except ApplicationError as exc:
         return _refused(request, deck, exc.message)
-    return _changed(request, state=saved.state, deck=saved.deck, action=form.cleaned_data["action"])
+    action = form.cleaned_data["action"]
+    return _changed(request, state=saved.state, deck=saved.deck, action=action, notice=saved.notice)
 
 
 def _shown(request: HttpRequest, form: DeckChangeForm) -> list[str]:
@@ -166,8 +183,12 @@ def _shown(request: HttpRequest, form: DeckChangeForm) -> list[str]:
     return request.POST.get("shown", "").split()
 
 
-def _changed(request: HttpRequest, *, state: DeckEditorState, deck: Deck | None, action: str) -> HttpResponse:
+def _changed(
+    request: HttpRequest, *, state: DeckEditorState, deck: Deck | None, action: str, notice: str = ""
+) -> HttpResponse:
     if not request.htmx:
+        if notice:
+            messages.info(request, notice)
         return redirect(_back_url(request, deck))
     # htmx sends the browser's search, the printings it shows and the draw odds' choices along (hx-include).
     filters = CardFilterForm(request.POST)
@@ -185,6 +206,7 @@ def _changed(request: HttpRequest, *, state: DeckEditorState, deck: Deck | None,
             "rules_changed": False,
         }
     context["header_changed"] = action in RULES_ACTIONS or action == RENAME
+    context["notice"] = notice
     if request.POST.get("odds_key") != state.draft.odds_key():
         # The draw odds follow the deck in this same answer (out of band), judged by the change's judgement;
         # the page's panel says which deck it shows (odds_key), so an unchanged one is not sent again.
@@ -238,7 +260,10 @@ def deck_cards(request: HttpRequest, public_id: str) -> HttpResponse:
 
 def _card_results(request: HttpRequest, *, state: DeckEditorState, deck: Deck | None) -> HttpResponse:
     context = _browser_context(state=state, deck=deck, filters=CardFilterForm(request.GET))
-    return render(request, f"{TEMPLATE}#card-results", context)
+    response = render(request, f"{TEMPLATE}#card-results", context)
+    # The address bar follows the search (filters, usable-only, grid): a reload or a shared link keeps it.
+    browse = context["browse"]
+    return replace_url(response, f"{context['urls'].page}?{browse}" if browse else context["urls"].page)
 
 
 def _with_query(url: str, request: HttpRequest) -> str:
@@ -261,8 +286,11 @@ def draft_save(request: HttpRequest) -> HttpResponse:
         draft = _named(request, draft)
         if not request.user.is_authenticated:
             request.session[SESSION_PENDING_SAVE] = True
-            messages.info(request, _("Log in or sign up to save your deck. Your draft is kept meanwhile."))
-            return redirect(f"{settings.LOGIN_URL}?{urlencode({'next': reverse('decks:new-save')})}")
+            messages.info(
+                request,
+                _("Sign up to save your deck (or log in, if you have an account). Your draft is kept meanwhile."),
+            )
+            return redirect(f"{reverse('signup')}?{urlencode({'next': reverse('decks:new-save')})}")
     elif not (request.user.is_authenticated and request.session.get(SESSION_PENDING_SAVE)):
         return redirect("decks:new")
     try:
@@ -287,9 +315,24 @@ def _named(request: HttpRequest, draft: DeckDraft) -> DeckDraft:
     return draft
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 def draft_reset(request: HttpRequest) -> HttpResponse:
-    request.session.pop(SESSION_DRAFT, None)
+    """Start over with an empty draft; a draft with cards in it is only thrown away once confirmed."""
+    draft = session_draft(request)
+    if request.method == "POST" and (request.POST.get("confirmed") or not draft.numbers()):
+        request.session.pop(SESSION_DRAFT, None)
+        return redirect("decks:new")
+    return render(request, "decks/editor/start_over.html", {"draft": draft, "cards": draft_card_count(draft)})
+
+
+@require_POST
+def draft_bring_back(request: HttpRequest) -> HttpResponse:
+    """Undo a replaced draft: the one session_draft_replace kept aside becomes the draft again."""
+    replaced = replaced_draft(request)
+    request.session.pop(SESSION_REPLACED, None)
+    if replaced is not None:
+        request.session[SESSION_DRAFT] = replaced.to_session()
+        messages.success(request, _("Your previous draft is back."))
     return redirect("decks:new")
 
 

@@ -60,6 +60,11 @@ class ChanceRow:
     first: Chance
     second: Chance
 
+    @property
+    def same(self) -> bool:
+        """Going first or second makes no difference on this turn (one cell says it, not two equal ones)."""
+        return self.first.exact == self.second.exact and self.seen_first == self.seen_second
+
 
 def _rows(odds: DeckDrawOdds) -> list[ChanceRow]:
     return [ChanceRow(r.turn, r.seen_first, r.seen_second, Chance.of(r.first), Chance.of(r.second)) for r in odds.rows]
@@ -104,6 +109,9 @@ def odds_panel_context(
         context["odds"] = None
     else:
         most = min(odds.group.count, 10) if odds.group else 1
-        context.update(odds=odds, odds_rows=_rows(odds), k_choices=range(1, max(1, most) + 1))
+        rows = _rows(odds)
+        context.update(odds=odds, odds_rows=rows, k_choices=range(1, max(1, most) + 1))
+        # Every turn the same going first or second: one column, said once.
+        context["odds_same"] = all(row.same for row in rows)
         context["odds_options"] = _group_options(odds)
     return context

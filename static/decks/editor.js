@@ -127,6 +127,25 @@
     }
     // On a focused card, or on one of its buttons: its + or - button.
     var row = target.closest && !typing(target) ? target.closest("[data-row]") : null;
+    if (row && !event.ctrlKey && !event.metaKey && !event.altKey && /^[0-9]$/.test(event.key)) {
+      // A number key sets the card's count in one change (0 takes every copy out).
+      // A button of its own per key: a change waiting in htmx's queue reads its button's value
+      // when its turn comes, so a shared button would be overwritten by the next key.
+      var form = document.getElementById("change-form");
+      var section = row.getAttribute("data-section") || row.getAttribute("data-add-to") || "main";
+      if (form && row.getAttribute("data-number")) {
+        event.preventDefault();
+        var counter = document.createElement("button");
+        counter.type = "submit";
+        counter.name = "op";
+        counter.hidden = true;
+        counter.value = "set_count " + section + " " + row.getAttribute("data-number") + " " + event.key;
+        form.appendChild(counter);
+        counter.click();
+        form.removeChild(counter);
+      }
+      return;
+    }
     if (row && !event.ctrlKey && !event.metaKey && !event.altKey) {
       var key = event.key === "=" ? "+" : event.key === "_" ? "-" : event.key;
       var button = row.querySelector('button[data-key="' + key + '"]');

@@ -214,14 +214,16 @@ def test_build_check_and_save_an_apprentice_deck(page: Any) -> None:
     expected = _deck_lines(page)
     assert expected == {number: copies for number, (_, copies) in DECK.items()}
 
-    # Saving asks for an account: sign up, and the save completes.
+    # Saving offers sign-up first (log in beside it): sign up, and the save completes.
     page.get_by_label("Deck name", exact=True).fill("Lone Banner Volnar")
     page.get_by_test_id("save-deck").click()
-    expect(page).to_have_url(re.compile(r"/accounts/login/"))
-    expect(page.locator(".messages")).to_contain_text("Log in or sign up to save your deck")
-    shot("asked-to-log-in")
-    page.get_by_role("main").get_by_role("link", name="Sign up").click()
+    expect(page).to_have_url(re.compile(r"/accounts/signup/"))
+    expect(page.locator(".messages")).to_contain_text("Sign up to save your deck (or log in")
+    expect(page.get_by_role("main").get_by_role("link", name="Log in")).to_have_attribute(
+        "href", re.compile(r"next=.*decks.*new.*save")
+    )
     expect(page.get_by_role("heading", name="Sign up")).to_be_visible()
+    shot("asked-to-sign-up")
     page.get_by_label("Username").fill("walkthrough")
     page.get_by_label(re.compile(r"^Password:?$")).fill("a long walkthrough passphrase")
     page.get_by_label(re.compile(r"^Password confirmation:?$")).fill("a long walkthrough passphrase")

@@ -30,7 +30,9 @@ def exact(html: str, turn: int) -> tuple[Fraction, Fraction]:
     """The exact chances of a turn's row: going first, going second."""
     row = re.search(rf'<tr data-turn="{turn}">(.*?)</tr>', html, re.S)
     assert row, f"no row for turn {turn}"
-    first, second = re.findall(r'data-exact="(\d+)/(\d+)"', row.group(1))
+    cells = re.findall(r'data-exact="(\d+)/(\d+)"', row.group(1))
+    # A turn that is the same going first or second has one cell for both (decks/_odds.html).
+    first, second = cells if len(cells) == 2 else cells * 2
     return Fraction(int(first[0]), int(first[1])), Fraction(int(second[0]), int(second[1]))
 
 

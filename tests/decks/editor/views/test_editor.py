@@ -503,13 +503,17 @@ def test_every_write_needs_the_csrf_token(deck_catalog, user, saved):
 # ---------------------------------------------------------------- saving a draft
 
 
-def test_saving_asks_an_anonymous_player_for_an_account_and_keeps_the_draft(client, deck_catalog):
+def test_saving_offers_an_anonymous_player_sign_up_first_and_keeps_the_draft(client, deck_catalog):
     add(client, "TS-001")
 
     response = client.post("/decks/new/save/", {"name": "My squires"})
 
     assert response.status_code == 302
-    assert response["Location"] == "/accounts/login/?next=%2Fdecks%2Fnew%2Fsave%2F"
+    assert response["Location"] == "/accounts/signup/?next=%2Fdecks%2Fnew%2Fsave%2F"
+    signup = client.get(response["Location"]).content.decode()
+    assert "Sign up to save your deck (or log in, if you have an account)" in signup
+    # Log in is offered beside it, leading to the same save.
+    assert 'href="/accounts/login/?next=/decks/new/save/"' in signup or "login/?next=%2Fdecks" in signup
     assert 'data-number="TS-001"' in client.get(NEW).content.decode()
     assert not Deck.objects.exists()
 
@@ -579,7 +583,7 @@ def test_visiting_the_save_address_without_a_pending_save_saves_nothing(client, 
 def test_start_over_empties_the_draft(client, deck_catalog):
     add(client, "TS-002")
 
-    client.post("/decks/new/reset/")
+    client.post("/decks/new/reset/", {"confirmed": "1"})
 
     assert 'data-section="main"' not in client.get(NEW).content.decode()
 
