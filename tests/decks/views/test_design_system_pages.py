@@ -78,3 +78,12 @@ def test_my_decks_marks_each_cell_for_the_stacked_phone_layout(client, site):
     for label in ["Ruler", "Cards", "Legal?", "Visibility", "Tags", "Last change"]:
         assert f'<td data-label="{label}">' in html
     assert 'class="button-danger" aria-label="Delete Squire rush"' in html
+
+
+def test_compare_links_each_card_name_to_its_card_page(client, site):
+    client.force_login(site["owner"])
+    a, b = site["deck"].public_id, site["copy"].public_id
+    html = client.get(f"/decks/compare/?a={a}&b={b}").content.decode()
+    link = '<a href="/cards/?name=Ember%20Squire%201">Ember Squire 1</a>'
+    assert link in html
+    assert client.get("/cards/?name=Ember%20Squire%201")["Location"] == "/cards/TS-001/"
