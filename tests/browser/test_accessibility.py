@@ -3,6 +3,7 @@
 axe-core is vendored (tests/browser/vendor/, from the npm registry; never fetched at run time)
 and injected into each page after it has loaded (the contexts bypass the CSP for that one script;
 tests/browser/test_content_security_policy.py checks the policy itself). A serious or critical violation fails the test,
+as does a page wider than the screen (sideways scrolling),
 which lists every one with the page and the elements. Each page's screenshot, at both widths,
 goes to test-results/browser/pages/.
 """
@@ -101,6 +102,10 @@ def _audit(page: Any, pages: list[tuple[str, str]], width: str, found: list[str]
         assert response.ok, f"{name}: {url} answered {response.status}"
         page.wait_for_load_state("networkidle")
         page.screenshot(path=folder / f"{name}-{width}.png", full_page=True)
+        # No page scrolls sideways (a wide table scrolls inside itself): at a phone's 375 px too.
+        scroll_width = page.evaluate("() => document.documentElement.scrollWidth")
+        if scroll_width > page.viewport_size["width"]:
+            found.append(f"{name} ({width}, {url}): the page is {scroll_width} px wide, wider than the screen")
         page.add_script_tag(path=str(AXE))
         for violation in page.evaluate(RUN_AXE, TAGS):
             if violation["impact"] in FAILING:
