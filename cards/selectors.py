@@ -338,6 +338,12 @@ def card_get_by_collector_number(*, number: str) -> Card | None:
     )
 
 
+def card_number_get_by_name(*, name: str) -> str | None:
+    """A collector number of the card of this English name (its first printing's), for links that know only a name."""
+    printings = Printing.objects.filter(card__name=name).order_by("collector_number")
+    return printings.values_list("collector_number", flat=True).first()
+
+
 def import_job_get(*, job_id: int) -> ImportJob | None:
     """An import job without its stored file (up to IMPORT_MAX_BYTES: never loaded to show a page)."""
     return ImportJob.objects.defer("file_content").select_related("created_by").filter(pk=job_id).first()

@@ -7,5 +7,6 @@ from . import views
 app_name = "cards"
 
 urlpatterns = [
+    path("", views.card_by_name, name="by_name"),
     path("<str:number>/", views.card_detail, name="detail"),
 ]

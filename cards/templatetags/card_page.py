@@ -3,6 +3,7 @@ from __future__ import annotations
 from django import template
 from django.utils.safestring import SafeString
 
+from cards.card_face import CardFace, card_face_facts
 from cards.card_page import CardPageSection
 from cards.games import game_get
 from cards.models import Card, field_value_display
@@ -48,3 +49,9 @@ def type_label(card: Card) -> str:
     if game.default:
         return str(card.get_type_display())  # the model's choices, translated
     return next((t.label for t in game.card_types if t.key == card.type), card.type)
+
+
+@register.simple_tag
+def card_face(card: Card) -> CardFace:
+    """The fields of another game's card face (templates/cards/_card_face.html), labelled by its game's data."""
+    return card_face_facts(card=card, type_label=type_label(card))

@@ -3,6 +3,7 @@
 axe-core is vendored (tests/browser/vendor/, from the npm registry; never fetched at run time)
 and injected into each page after it has loaded (the contexts bypass the CSP for that one script;
 tests/browser/test_content_security_policy.py checks the policy itself). A serious or critical violation fails the test,
+as does a page wider than the screen (sideways scrolling),
 which lists every one with the page and the elements. Each page's screenshot, at both widths,
 goes to test-results/browser/pages/.
 """
@@ -35,12 +36,14 @@ RUN_AXE = """async (tags) => {
 def site(practice_catalog: None) -> dict[str, Any]:
     """A staff player with two public decks (one copied from the other), for every page to have content."""
     from django.contrib.auth import get_user_model
+    from django.utils import timezone
 
     from cards.models import Printing
     from decks.library.services import deck_tag_add
     from decks.models import DeckDraft, Visibility
     from decks.services import deck_create_from_draft, deck_visibility_set
     from decks.sharing.services import deck_copy
+    from tests.cards.factories import ImportJobFactory
 
     owner = get_user_model().objects.create_superuser("axe-owner", password="a-long-test-password")
     draft = DeckDraft(ruler="apprentice", main={number: count for number, (_, count) in DECK.items()})
@@ -50,7 +53,13 @@ def site(practice_catalog: None) -> dict[str, Any]:
     deck_tag_add(deck=deck, name="tournament")
     copy = deck_copy(source=deck, owner=owner)
     number = Printing.objects.values_list("collector_number", flat=True).order_by("collector_number").first()
-    return {"owner": owner, "deck": deck, "copy": copy, "card": number}
+    # Finished import jobs: their status badge must pass contrast in the admin's caption bar.
+    now = timezone.now()
+    jobs = {
+        status: ImportJobFactory(status=status, started_at=now, finished_at=now, error=error)
+        for status, error in [("succeeded", ""), ("failed", "Row 2: no name")]
+    }
+    return {"owner": owner, "deck": deck, "copy": copy, "card": number, "jobs": jobs}
 
 
 def _pages(site: dict[str, Any]) -> list[tuple[str, str]]:
@@ -75,6 +84,8 @@ def _pages(site: dict[str, Any]) -> list[tuple[str, str]]:
         ("admin-cards", "/admin/cards/card/"),
         ("admin-import-jobs", "/admin/cards/importjob/"),
         ("admin-import-form", "/admin/cards/importjob/import/"),
+        ("admin-import-job-succeeded", f"/admin/cards/importjob/{site['jobs']['succeeded'].pk}/change/"),
+        ("admin-import-job-failed", f"/admin/cards/importjob/{site['jobs']['failed'].pk}/change/"),
     ]
 
 
@@ -91,6 +102,10 @@ def _audit(page: Any, pages: list[tuple[str, str]], width: str, found: list[str]
         assert response.ok, f"{name}: {url} answered {response.status}"
         page.wait_for_load_state("networkidle")
         page.screenshot(path=folder / f"{name}-{width}.png", full_page=True)
+        # No page scrolls sideways (a wide table scrolls inside itself): at a phone's 375 px too.
+        scroll_width = page.evaluate("() => document.documentElement.scrollWidth")
+        if scroll_width > page.viewport_size["width"]:
+            found.append(f"{name} ({width}, {url}): the page is {scroll_width} px wide, wider than the screen")
         page.add_script_tag(path=str(AXE))
         for violation in page.evaluate(RUN_AXE, TAGS):
             if violation["impact"] in FAILING:

@@ -1,6 +1,7 @@
 """Pages fit a phone (375 px wide): no sideways scrolling of the page itself; wide tables scroll inside.
 
-My decks, browse, a deck page with a long-named deck, a card page. Screenshots go to
+My decks, browse, a deck page with a long-named deck, a card page; My decks stacks a card per deck
+with every action reachable. Screenshots go to
 test-results/browser/phone-widths/. Skips without /usr/bin/chromium unless GATESITE_REQUIRE_BROWSER=1.
 """
 
@@ -70,3 +71,44 @@ def test_the_pages_fit_a_phone_screen(chromium: Any, live_server: Any, public_de
     context.close()
     too_wide = {name: width for name, width in widths.items() if width > PHONE["width"]}
     assert too_wide == {}, f"pages wider than the phone (scrollWidth, px): {too_wide}"
+
+
+def test_my_decks_stacks_a_card_per_deck_with_every_action_reachable(
+    chromium: Any, live_server: Any, public_deck: Any
+) -> None:
+    from django.conf import settings
+    from django.test import Client
+    from playwright.sync_api import expect
+
+    client = Client()
+    client.force_login(public_deck.owner)
+    context = chromium.new_context(viewport=PHONE, base_url=live_server.url)
+    context.set_default_timeout(TIMEOUT_MS)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}])
+    page = context.new_page()
+    page.goto("/decks/")
+    row = page.locator(f'tr[data-deck="{public_deck.public_id}"]')
+    # A stacked card: the row is a block as wide as the page, its cells one under another.
+    assert row.evaluate("el => getComputedStyle(el).display") == "block"
+    assert page.locator("table.deck-rows thead").evaluate("el => el.getBoundingClientRect().height") <= 1
+    controls = [
+        row.get_by_role("link", name=LONG_NAME),
+        row.get_by_role("link", name="Deck page"),
+        row.get_by_role("textbox", name=f"New tag for {LONG_NAME}"),
+        row.get_by_role("button", name="Add"),
+        row.get_by_role("button", name=f"Remove tag tournament from {LONG_NAME}"),
+        row.get_by_role("button", name=f"Archive {LONG_NAME}"),
+        row.get_by_role("button", name=f"Delete {LONG_NAME}"),
+    ]
+    for control in controls:
+        expect(control).to_be_visible()
+        box = control.bounding_box()
+        assert box is not None
+        assert box["x"] >= 0
+        assert box["x"] + box["width"] <= PHONE["width"], control
+    # Without the header row, each value says what it is: its column's name, drawn from data-label.
+    ruler = row.locator('td[data-label="Game and ruler"]')
+    assert ruler.evaluate("el => getComputedStyle(el, '::before').content") not in ("none", "normal", "")
+    assert ruler.inner_text().startswith("Apprentice")
+    context.close()

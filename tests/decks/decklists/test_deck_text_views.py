@@ -141,7 +141,7 @@ def test_the_preview_lists_the_deck_and_every_bad_line_and_changes_nothing(clien
     assert 'data-line="6"' in html
     assert "&lt;b&gt;Nope&lt;/b&gt;" in html
     assert "<b>Nope</b>" not in html
-    assert '<tr data-number="TS-901"><td>4</td><td>Ember Squire 1</td>' in html
+    assert '<tr data-number="TS-901"><td>4</td><td><a href="/cards/TS-901/">Ember Squire 1</a></td>' in html
     assert 'data-testid="confirm"' in html
 
 
@@ -297,7 +297,7 @@ def test_share_as_link_opens_the_draft_read_only(client, deck_catalog):
     assert page.status_code == 200
     assert 'data-testid="verdict"' in html
     assert "Not legal" in html
-    assert '<tr data-number="TS-001"><td>2</td><td>Ember Squire 1</td>' in html
+    assert '<tr data-number="TS-001"><td>2</td><td><a href="/cards/TS-001/">Ember Squire 1</a></td>' in html
     assert 'data-testid="save-copy"' in html
     assert "hx-post" not in html.split('data-testid="deck-name"')[1].split("</form>")[0]
 

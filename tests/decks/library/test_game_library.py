@@ -59,8 +59,9 @@ def test_my_decks_show_each_decks_game(client, three_games, user):
 
     html = client.get("/decks/").content.decode()
 
-    assert '<td data-game="gaterunners">GateRunners' in html
-    assert '<td data-game="gate-ruler">Apprentice' in html
+    # (On a phone each cell is labelled: data-label.)
+    assert re.search(r'<td data-game="gaterunners" data-label="[^"]+">GateRunners', html)
+    assert re.search(r'<td data-game="gate-ruler" data-label="[^"]+">Apprentice', html)
     embers = three_games[1]
     # The editor opens these games in its own step: a game deck's name leads to its page.
     assert f'<td><a href="/d/{embers.public_id}/">Embers</a>' in html
@@ -73,8 +74,8 @@ def test_compare_two_decks_of_a_game_section_by_section(client, three_games, use
     html = client.get(reverse("deckpages:compare"), {"a": three_games[1].public_id, "b": other.public_id}).content
     html = html.decode()
 
-    assert 'Fire Kingdom <small>(kingdom)</small></td><td class="num">1</td><td class="num">—</td>' in html
-    assert 'Tide Kingdom <small>(kingdom)</small></td><td class="num">—</td><td class="num">1</td>' in html
+    assert 'Fire Kingdom</a> <small>(kingdom)</small></td><td class="num">1</td><td class="num">—</td>' in html
+    assert 'Tide Kingdom</a> <small>(kingdom)</small></td><td class="num">—</td><td class="num">1</td>' in html
 
 
 def test_a_game_decks_history_names_the_section_changed(client, three_games, user):

@@ -47,7 +47,9 @@ def test_it_shows_the_deck_with_its_rules_cards_verdict_and_owner(client, legal_
     assert 'data-testid="owner">alice<' in html
     assert '<h3 data-group="unit">Units (50)</h3>' in html
     assert re.search(
-        r'data-number="TS-001"><span class="count">4×</span> <span class="name">Ember Squire 1</span>', html
+        r'data-number="TS-001"><span class="count">4×</span> '
+        r'<span class="name"><a href="/cards/TS-001/">Ember Squire 1</a></span>',
+        html,
     )
     assert 'data-testid="verdict">Legal<' in html
     assert re.search(r'data-testid="judged-by">Apprentice, rules in force on <time datetime="\d{4}-\d\d-\d\d">', html)
