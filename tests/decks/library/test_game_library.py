@@ -62,8 +62,8 @@ def test_my_decks_show_each_decks_game(client, three_games, user):
     assert '<td data-game="gaterunners">GateRunners' in html
     assert '<td data-game="gate-ruler">Apprentice' in html
     embers = three_games[1]
-    # The editor opens these games in its own step: a game deck's name leads to its page.
-    assert f'<td><a href="/d/{embers.public_id}/">Embers</a>' in html
+    # Every game's deck opens in its editor from My decks.
+    assert f'<td><a href="/decks/{embers.public_id}/edit/">Embers</a>' in html
 
 
 def test_compare_two_decks_of_a_game_section_by_section(client, three_games, user):
