@@ -208,3 +208,24 @@ def test_a_game_list_pasted_on_the_new_deck_import_opens_the_editor(client, rule
     assert response.status_code == 302
     assert response["Location"] == "/decks/new/"
     assert 'data-number="GRT-001" data-section="hero"' in client.get("/decks/new/").content.decode()
+
+
+def test_the_odds_page_of_a_game_deck_leads_back_to_its_editor(client, game_catalog, user):
+    deck = game_deck(user, gambit_draft())
+    client.force_login(user)
+
+    odds = client.get(f"/decks/{deck.public_id}/odds/").content.decode()
+    editor = client.get(f"/decks/{deck.public_id}/edit/")
+
+    assert f'href="/decks/{deck.public_id}/edit/"' in odds
+    assert editor.status_code == 200
+    assert 'data-game="rulers-gambit"' in editor.content.decode()
+
+
+def test_my_decks_open_a_game_deck_in_its_editor(client, game_catalog, user):
+    deck = game_deck(user, runners_draft())
+    client.force_login(user)
+
+    html = client.get("/decks/").content.decode()
+
+    assert f'<a href="/decks/{deck.public_id}/edit/">Runners</a>' in html
