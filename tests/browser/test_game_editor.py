@@ -110,3 +110,38 @@ def test_build_and_save_a_legal_deck_of_each_new_game(page: Any) -> None:
     expect(verdict).to_have_text("Legal")
     page.screenshot(path=SCREENSHOTS / "game-editor-gaterunners.png")
     _save(page, "Runner practice")
+
+
+def test_the_game_editor_has_no_serious_accessibility_violation(
+    chromium: Any, live_server: Any, transactional_db: None
+) -> None:
+    """The game editors (new drafts and a saved deck) under axe-core, as tests/browser/test_accessibility.py does."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from cards.services import card_files_import
+    from decks.models import DeckDraft
+    from decks.services import deck_create_from_draft
+    from tests.browser.test_accessibility import DESKTOP, _audit
+
+    card_files_import(paths=[str(p) for p in sorted((REPO / "data" / "practice" / "games").glob("*.json"))])
+    owner = get_user_model().objects.create_user("axe-games", password=PASSPHRASE)
+    draft = DeckDraft(game="gaterunners", others={"hero": {"GR01-003": 1}, "gates": {"GR01-013": 3}})
+    deck = deck_create_from_draft(owner=owner, draft=draft, name="Runner axe")
+    client = Client()
+    client.force_login(owner)
+    cookie = {"name": settings.SESSION_COOKIE_NAME, "value": client.cookies[settings.SESSION_COOKIE_NAME].value}
+    context = chromium.new_context(viewport=DESKTOP, base_url=live_server.url, bypass_csp=True)
+    context.set_default_timeout(TIMEOUT_MS)
+    context.add_cookies([{**cookie, "url": live_server.url}])
+    found: list[str] = []
+    pages = [
+        ("game-editor-rulers-gambit", "/decks/new/?game=rulers-gambit"),
+        ("game-editor-gaterunners", "/decks/new/?game=gaterunners"),
+        ("game-editor-saved", f"/decks/{deck.public_id}/edit/"),
+    ]
+    _audit(context.new_page(), pages, "desktop", found)
+    context.close()
+
+    assert not found, f"{len(found)} serious or critical violations:\n" + "\n".join(found)
