@@ -10,7 +10,9 @@ refused with 409 when based on an old version.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import wraps
 from typing import Any
 from urllib.parse import urlencode
 
@@ -18,6 +20,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
@@ -113,8 +116,8 @@ def _browser_context(*, state: GameEditorState, deck: Deck | None, search: GameC
 @require_POST
 def draft_change(request: HttpRequest) -> HttpResponse:
     draft = session_game_draft(request.session)
-    if draft is None:
-        return redirect("decks:new")
+    if draft is None or request.POST.get("game", draft.game) != draft.game:
+        return _other_tab(request)
     form = GameChangeForm(request.POST)
     if not form.is_valid():
         return _refused(request, None, draft.game, form.error_text())
@@ -140,6 +143,29 @@ def deck_change(request: HttpRequest, public_id: str) -> HttpResponse:
     except ApplicationError as exc:
         return _refused(request, deck, deck.game, exc.message)
     return _changed(request, state=saved.state, deck=saved.deck)
+
+
+def _other_tab(request: HttpRequest) -> HttpResponse:
+    """A change from a page whose draft is no longer the session's: another tab picked another game."""
+    message = _("Your draft is now of another game (picked in another tab): reload the page to see it.")
+    if not request.htmx:
+        messages.warning(request, message)
+        return redirect("decks:new")
+    response = render(request, f"{TEMPLATE}#editor-messages", {"refusal": message}, status=409)
+    return reswap(retarget(response, "#editor-messages"), "outerHTML")
+
+
+def ruler_draft_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Guard the Gate Ruler editor's draft requests (decks/editor/urls.py): a page left open on Gate
+    Ruler's draft after another tab picked another game would change that game's draft as a ruler's."""
+
+    @wraps(view)
+    def guarded(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if session_game_draft(request.session) is None:
+            return view(request, *args, **kwargs)
+        return _other_tab(request)
+
+    return guarded
 
 
 def _changed(request: HttpRequest, *, state: GameEditorState, deck: Deck | None) -> HttpResponse:

@@ -12,8 +12,8 @@ urlpatterns = [
     path("new/game/change/", game_views.draft_change, name="new-game-change"),
     path("new/game/cards/", game_views.draft_cards, name="new-game-cards"),
     path("new/game/reset/", game_views.draft_reset, name="new-game-reset"),
-    path("new/change/", views.draft_change, name="new-change"),
-    path("new/cards/", views.draft_cards, name="new-cards"),
+    path("new/change/", game_views.ruler_draft_only(views.draft_change), name="new-change"),
+    path("new/cards/", game_views.ruler_draft_only(views.draft_cards), name="new-cards"),
     path("new/save/", views.draft_save, name="new-save"),
     path("new/reset/", views.draft_reset, name="new-reset"),
     # The editor of the deck's game (game_views.deck_edit hands a Gate Ruler deck to views).

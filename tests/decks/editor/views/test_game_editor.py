@@ -229,3 +229,25 @@ def test_my_decks_open_a_game_deck_in_its_editor(client, game_catalog, user):
     html = client.get("/decks/").content.decode()
 
     assert f'<a href="/decks/{deck.public_id}/edit/">Runners</a>' in html
+
+
+def test_a_page_left_open_on_another_games_draft_is_told_to_reload(client, rules, deck_catalog, game_catalog):
+    with_draft(client, gambit_draft())
+
+    ruler_page = client.post("/decks/new/change/", {"op": "add main TS-001"}, headers=HX)
+    other_game = add(client, "GRT-001", "hero", game="gaterunners")
+
+    for response in (ruler_page, other_game):
+        assert response.status_code == 409
+        assert "Your draft is now of another game" in response.content.decode()
+    assert client.session["deck_draft"]["main"] == gambit_draft().main
+
+
+def test_a_game_page_left_open_after_gate_ruler_was_picked_is_told_to_reload(client, rules, game_catalog):
+    client.get(NEW, {"game": "gaterunners"})
+    client.get(NEW, {"game": "gate-ruler"})
+
+    response = client.post(CHANGE, {"op": "add hero GRT-001"})
+
+    assert response.status_code == 302
+    assert response["Location"] == "/decks/new/"
