@@ -6,7 +6,7 @@ from typing import Any
 
 from django import template
 
-from cards.games import games
+from cards.games import default_game_slug, games
 from decks.rules.games import GameDefinition
 
 register = template.Library()
@@ -16,9 +16,9 @@ _EXAMPLES = {"rulers-gambit": "c:red t:unit cost<=2", "gaterunners": "t:unit lv<
 
 
 @register.inclusion_tag("decks/editor/_game_picker.html")
-def game_picker(current: str) -> dict[str, Any]:
-    """Every game, the one being built marked; a link each to /decks/new/?game=<slug>."""
-    return {"games": list(games().values()), "current": current}
+def game_picker(current: str = "") -> dict[str, Any]:
+    """Every game, the one being built marked (default: the default game's); a link each to /decks/new/?game=<slug>."""
+    return {"games": list(games().values()), "current": current or default_game_slug()}
 
 
 @register.simple_tag

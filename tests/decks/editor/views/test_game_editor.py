@@ -251,3 +251,11 @@ def test_a_game_page_left_open_after_gate_ruler_was_picked_is_told_to_reload(cli
 
     assert response.status_code == 302
     assert response["Location"] == "/decks/new/"
+
+
+def test_the_game_picker_stays_on_gate_rulers_draft_after_a_change(client, rules, deck_catalog):
+    client.get(NEW)
+
+    html = client.post("/decks/new/change/", {"op": "add main TS-001"}, headers=HX).content.decode()
+
+    assert 'data-testid="game-picker"' in html
