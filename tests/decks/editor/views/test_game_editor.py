@@ -259,3 +259,18 @@ def test_the_game_picker_stays_on_gate_rulers_draft_after_a_change(client, rules
     html = client.post("/decks/new/change/", {"op": "add main TS-001"}, headers=HX).content.decode()
 
     assert 'data-testid="game-picker"' in html
+
+
+def test_renaming_a_saved_game_deck_redraws_its_header(client, game_catalog, user):
+    deck = game_deck(user, gambit_draft())
+    client.force_login(user)
+    url = f"/decks/{deck.public_id}/game/change/"
+
+    response = client.post(
+        url, {"action": "rename", "name": "Ashes", "description": "", "base_version": deck.version}, headers=HX
+    )
+
+    deck.refresh_from_db()
+    assert deck.name == "Ashes"
+    assert '<section id="deck-header" class="deck-header" hx-swap-oob="true">' in response.content.decode()
+    assert 'data-testid="deck-name">Ashes' in response.content.decode()
