@@ -144,7 +144,7 @@ def _import_conflict(
 
 
 def _deck_home(deck: Deck) -> str:
-    """Where a saved deck is worked on: the editor, or its page for a game the editor does not open yet."""
+    """Where a saved deck is worked on: the editor of its game (decks/editor/game_views.py opens every game)."""
     return "decks:edit" if editor_serves(deck.game) else "deckpages:page"
 
 

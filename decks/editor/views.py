@@ -85,6 +85,11 @@ def draft_editor(request: HttpRequest) -> HttpResponse:
 @require_GET
 def deck_editor(request: HttpRequest, public_id: str) -> HttpResponse:
     deck = deck_get_for_owner(public_id=public_id, user=request.user)
+    return deck_editor_page(request, deck=deck)
+
+
+def deck_editor_page(request: HttpRequest, *, deck: Deck) -> HttpResponse:
+    """A saved Gate Ruler deck in the editor (decks/editor/game_views.py opens the other games' decks)."""
     return _editor_page(request, state=deck_editor_state(draft=deck_draft_of(deck=deck)), deck=deck)
 
 

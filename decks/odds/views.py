@@ -28,6 +28,7 @@ def draft_odds(request: HttpRequest) -> HttpResponse:
 @require_GET
 def deck_odds(request: HttpRequest, public_id: str) -> HttpResponse:
     deck = deck_get_for_viewer(public_id=public_id, user=request.user)
+    # The owner goes back to the editor, which opens every game's decks (decks/editor/game_views.py).
     back = reverse("decks:edit", args=[deck.public_id]) if deck_is_owned_by(deck=deck, user=request.user) else ""
     return _odds(request, draft=deck_draft_of(deck=deck), deck=deck, back=back)
 

@@ -97,7 +97,7 @@ def test_pasting_over_a_saved_deck_saves_a_new_version(client, game_catalog, use
     )
 
     assert response.status_code == 302
-    assert response["Location"] == f"/d/{deck.public_id}/"  # the editor opens these games in its own step
+    assert response["Location"] == f"/decks/{deck.public_id}/edit/"
     saved = Deck.objects.get(pk=deck.pk)
     assert saved.version == 2
     assert deck_draft_of(deck=saved).others == {"kingdom": {"RGT-002": 1}}
@@ -129,7 +129,15 @@ def test_a_share_link_round_trips(client, game_catalog, draft):
     assert linked.others == original.others
     assert page.status_code == 200
     assert 'data-legal="true"' in page.content.decode()
-    assert 'data-testid="save-copy"' not in page.content.decode()  # the editor opens these in its own step
+    assert 'data-testid="save-copy"' in page.content.decode()
+
+    copied = client.post(f"/decks/link/{code}/copy/")
+
+    assert copied["Location"] == "/decks/new/"
+    assert client.session["deck_draft"]["game"] == original.game
+    editor = client.get("/decks/new/").content.decode()
+    assert f'data-game="{original.game}"' in editor
+    assert 'data-testid="editor-verdict">Legal<' in editor
 
 
 def test_a_link_with_a_section_its_game_lacks_is_refused(game_catalog):

@@ -63,8 +63,8 @@ def test_my_decks_show_each_decks_game(client, three_games, user):
     assert re.search(r'<td data-game="gaterunners" data-label="[^"]+">GateRunners', html)
     assert re.search(r'<td data-game="gate-ruler" data-label="[^"]+">Apprentice', html)
     embers = three_games[1]
-    # The editor opens these games in its own step: a game deck's name leads to its page.
-    assert f'<td><a href="/d/{embers.public_id}/">Embers</a>' in html
+    # Every game's deck opens in its editor from My decks.
+    assert f'<td><a href="/decks/{embers.public_id}/edit/">Embers</a>' in html
 
 
 def test_compare_two_decks_of_a_game_section_by_section(client, three_games, user):

@@ -50,7 +50,7 @@ def test_a_past_version_of_a_game_deck(client, game_catalog, user):
     assert 'data-testid="identity">Fire Kingdom<' in response.content.decode()
 
 
-def test_copy_to_my_decks_keeps_the_game_and_leads_to_the_copys_page(client, game_catalog, user, other_user):
+def test_copy_to_my_decks_keeps_the_game_and_opens_the_copy_in_the_editor(client, game_catalog, user, other_user):
     deck = game_deck(user, runners_draft())
     client.force_login(other_user)
 
@@ -58,7 +58,16 @@ def test_copy_to_my_decks_keeps_the_game_and_leads_to_the_copys_page(client, gam
 
     copy = Deck.objects.get(owner=other_user)
     assert response.status_code == 302
-    assert response["Location"] == f"/d/{copy.public_id}/"
+    assert response["Location"] == f"/decks/{copy.public_id}/edit/"
     assert copy.game == "gaterunners"
     assert copy.forked_from == deck
     assert deck_draft_of(deck=copy).others == runners_draft().others
+
+
+def test_the_owner_of_a_game_deck_may_edit_it_from_its_page(client, game_catalog, user):
+    deck = game_deck(user, gambit_draft())
+    client.force_login(user)
+
+    html = client.get(f"/d/{deck.public_id}/").content.decode()
+
+    assert f'href="/decks/{deck.public_id}/edit/" data-testid="edit-deck"' in html

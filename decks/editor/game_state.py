@@ -1,0 +1,147 @@
+"""What the editor shows of a deck of a game whose identity is a card (Ruler's Gambit, GateRunners).
+
+The deck judged by its game's data (decks.drafts), its sections and verdict as the read-only pages
+show them (decks.sharing.game_view), its meters rule by rule, and the card browser: a page of that
+game's cards, each marked with whether one more copy can be added and why not. The hints test each
+card against one tally of the deck made once per change (decks.rules.judge.addition_hints), never a
+new judgement of the deck per card. Reads only: the changes are in decks/editor/game_services.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from cards.game_catalog import game_catalog_get
+from cards.selectors import card_search
+from decks.drafts import DraftJudgement, deck_draft_judge, game_card_facts
+from decks.models import DeckDraft
+from decks.rules.game_tally import Judging
+from decks.rules.games import GameDefinition
+from decks.rules.judge import addition_hints, game_meters, game_natural_section, judging
+from decks.rules.rule_meters import Meter
+from decks.rules.wording import Wording
+from decks.sharing.game_view import GameDeckView, card_meta, game_deck_view_of
+
+from .state import dom_safe
+
+# Results per page of the game editor's card browser.
+GAME_BROWSER_PAGE_SIZE = 30
+
+
+@dataclass(frozen=True)
+class GameEditorState:
+    """A game deck judged, its view (sections, verdict, rules panel), meters and its tally for the hints."""
+
+    view: GameDeckView
+    meters: list[Meter]
+    counted: Judging
+
+    @property
+    def judgement(self) -> DraftJudgement:
+        return self.view.judgement
+
+    @property
+    def draft(self) -> DeckDraft:
+        return self.view.draft
+
+    @property
+    def game(self) -> GameDefinition:
+        return self.view.game
+
+
+def game_editor_state(*, draft: DeckDraft) -> GameEditorState:
+    """Judge a game draft (no query while the game's catalog is remembered) and count it once for the hints."""
+    judgement = deck_draft_judge(draft=draft)
+    counted = judging(judgement.game, judgement.deck)
+    return GameEditorState(game_deck_view_of(judgement), game_meters(counted), counted)
+
+
+@dataclass(frozen=True)
+class GameCardHint:
+    """Whether one more copy of a printing can go into the section it belongs in, and if not why."""
+
+    number: str
+    section: str
+    section_label: str
+    in_deck: int
+    blockers: tuple[Wording, ...]
+
+    @property
+    def ref(self) -> str:
+        """The collector number as it appears in element ids ("why-<ref>")."""
+        return dom_safe(self.number)
+
+    @property
+    def addable(self) -> bool:
+        return not self.blockers
+
+
+def game_card_hints(*, state: GameEditorState, numbers: Iterable[str]) -> list[GameCardHint]:
+    """A hint for each known printing among `numbers` (the printings the browser shows)."""
+    game, counted = state.game, state.counted
+    facts = game_card_facts(game)
+    labels = {section.key: section.label for section in game.sections}
+    out = []
+    for number in dict.fromkeys(numbers):
+        card = facts.get(number)
+        if card is None:
+            continue
+        section = game_natural_section(game, card)
+        blockers = tuple(b.wording for b in addition_hints(counted, card, section=section, printing=number))
+        in_deck = counted.tally.copies(card.name, game.section_keys())
+        out.append(GameCardHint(number, section, labels.get(section, section), in_deck, blockers))
+    return out
+
+
+@dataclass(frozen=True)
+class GameBrowserRow:
+    """A search result: its card and its hint."""
+
+    name: str
+    type_label: str
+    meta: str
+    text: str
+    hint: GameCardHint
+
+
+@dataclass(frozen=True)
+class GameBrowser:
+    rows: list[GameBrowserRow]
+    total: int
+    error: str
+    offset: int
+    previous_offset: int | None
+    next_offset: int | None
+
+    @property
+    def shown(self) -> str:
+        """The printings shown, space-separated: sent with each change so that their hints are redrawn."""
+        return " ".join(row.hint.number for row in self.rows)
+
+
+def game_card_browser(*, state: GameEditorState, query: str, card_type: str, offset: int) -> GameBrowser:
+    """A page of the game's cards matching the search (its own fields: `c:red`, `cost<=2`, `lv<=2`, …)."""
+    game = state.game
+    result = card_search(
+        query=query, type=card_type or None, game=game.slug, limit=GAME_BROWSER_PAGE_SIZE, offset=offset
+    )
+    by_name = game_catalog_get(game=game.slug).by_name
+    numbers = [by_name[card.name]["collector_numbers"][0] for card in result.cards if card.name in by_name]
+    hints = {hint.number: hint for hint in game_card_hints(state=state, numbers=numbers)}
+    facts = game_card_facts(game)
+    rows = [
+        GameBrowserRow(
+            facts[n].name, game.type_label(facts[n].type), card_meta(game, facts[n]), facts[n].text, hints[n]
+        )
+        for n in numbers
+        if n in hints
+    ]
+    return GameBrowser(
+        rows=rows,
+        total=result.total,
+        error=result.error or "",
+        offset=offset,
+        previous_offset=max(0, offset - GAME_BROWSER_PAGE_SIZE) if offset > 0 else None,
+        next_offset=offset + GAME_BROWSER_PAGE_SIZE if result.total > offset + len(result.cards) else None,
+    )
