@@ -1,12 +1,17 @@
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from django import template
 from django.utils.safestring import SafeString
+from django.utils.text import slugify
 
 from cards.card_face import CardFace, card_face_facts
 from cards.card_page import CardPageSection
 from cards.games import game_get
 from cards.models import Card, field_value_display
+from cards.names import attribute_names_ordered
 
 register = template.Library()
 
@@ -55,3 +60,27 @@ def type_label(card: Card) -> str:
 def card_face(card: Card) -> CardFace:
     """The fields of another game's card face (templates/cards/_card_face.html), labelled by its game's data."""
     return card_face_facts(card=card, type_label=type_label(card))
+
+
+@dataclass(frozen=True)
+class FaceTags:
+    """A Gate Ruler face's faction (its slug colours the face) and attributes, in the order shown."""
+
+    slug: str
+    faction: str | None
+    attributes: list[str]
+
+
+@register.simple_tag
+def card_face_tags(card: Card, facts: Any = None) -> FaceTags:
+    """The faction and attributes of a Gate Ruler face: from `facts` (the engine's CardFacts of a
+    list's row, already read with the card) when given, so a list draws its faces with no query
+    per row; else from the card's faction and attributes (select_related / prefetch_related)."""
+    if facts:
+        name = facts.faction
+        # Faction.slug's own rule (cards.models.Faction.save): a Japanese-only name keeps its script.
+        slug = (slugify(name) or slugify(name, allow_unicode=True)) if name else ""
+        return FaceTags(slug or "none", name, attribute_names_ordered(facts.attributes))
+    faction = card.faction
+    attributes = attribute_names_ordered(a.name for a in card.attributes.all())
+    return FaceTags(faction.slug if faction else "none", faction.name if faction else None, attributes)
