@@ -98,7 +98,9 @@ def gate_ruler_face(card: Card | None = None, facts: Any = None) -> GateRulerFac
         slug = card.faction.slug if card.faction else ""
         attributes = attribute_names_ordered(a.name for a in card.attributes.all())
     subject = card if card is not None else facts
-    stats = [] if card is None else [(k.upper(), v) for k in ("atk", "hp", "stk") if (v := getattr(card, k)) is not None]
+    stats = (
+        [] if card is None else [(k.upper(), v) for k in ("atk", "hp", "stk") if (v := getattr(card, k)) is not None]
+    )
     return GateRulerFace(
         game=card.game if card is not None else default_game_slug(),
         name=subject.name,

@@ -123,7 +123,9 @@ def test_the_grid_draws_compact_card_faces(client, deck_catalog):
     html = client.get(CARDS, {"q": "sky lancer", "view": "grid"}, headers=HX).content.decode()
 
     assert 'class="card-results grid"' in html
-    faces = re.findall(r'<div class="result-face" aria-hidden="true">\s*(<article class="card-face".*?</article>)', html, re.S)
+    faces = re.findall(
+        r'<div class="result-face" aria-hidden="true">\s*(<article class="card-face".*?</article>)', html, re.S
+    )
     assert len(faces) == 1, "the grid draws the one card face partial (templates/cards/_card_face.html)"
     face = re.sub(r"\s+", " ", faces[0])
     assert 'data-faction="atlas"' in face
