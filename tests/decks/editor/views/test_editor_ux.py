@@ -148,6 +148,21 @@ def test_the_grid_faces_cost_no_query_per_card(client, deck_catalog):
     assert counts["grid"] == counts["list"]
 
 
+def test_a_deck_line_shows_its_card_face_and_text_on_hover_or_focus(client, deck_catalog):
+    use_draft(client, DeckDraft(ruler="apprentice", name="Squires", main={"TS-100": 2}))
+    html = re.sub(r"\s+", " ", client.get(NEW).content.decode())
+
+    line = re.search(r'<li id="main-TS-100-row" class="line"[^>]*>', html)
+    assert line
+    assert 'tabindex="0"' in line.group(0)
+    assert 'aria-describedby="main-TS-100-peek"' in line.group(0)
+    peek = re.search(r'<div class="card-peek" id="main-TS-100-peek" role="tooltip">(.*?)</li>', html)
+    assert peek
+    assert 'data-faction="atlas"' in peek.group(1)
+    assert "ATLAS · Machine" in peek.group(1)
+    assert "card-face-stats" not in peek.group(1)  # a deck line's facts have no ATK/HP/STK
+
+
 # ---------------------------------------------------------------- nothing lost without asking
 
 
