@@ -7,7 +7,9 @@ one (never a blank). Read once per catalog token (cards.catalog), only when Japa
 
 from __future__ import annotations
 
+import re
 import threading
+from collections.abc import Iterable
 
 from django.utils.translation import get_language
 
@@ -41,3 +43,20 @@ def japanese_name(name: str) -> str:
 def localized_name(name: str) -> str:
     """A ruler's, faction's or card's name in the active language (English when no translation exists)."""
     return japanese_name(name) if (get_language() or "").split("-")[0] == "ja" else name
+
+
+# Kana, CJK ideographs and full-width forms: a name written in Japanese.
+JAPANESE_SCRIPT = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff00-\uffef]")
+
+
+def attribute_names_ordered(names: Iterable[str]) -> list[str]:
+    """A card's or a list's attribute names, those in the player's language first, each part sorted.
+
+    Attributes have no stored translation: the card files name each one in a single language
+    (the practice set and most real cards in English, a few real cards in Japanese, e.g.
+    テクノロジー), and no source in data/ or /work/shared/data/ pairs the two. So a list cannot be
+    in one language; it reads in the player's language first and ends with the names known
+    only in the other, never a guessed translation (docs/design.md, "Attribute names").
+    """
+    players_ja = (get_language() or "").split("-")[0] == "ja"
+    return sorted(names, key=lambda name: (bool(JAPANESE_SCRIPT.search(name)) != players_ja, name))

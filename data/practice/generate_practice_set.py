@@ -523,7 +523,7 @@ def make_card(spec: Spec, faction: Faction, namer: Namer, rng: random.Random) ->
     if "Desecrate" in attributes:
         ability += " " + DESECRATE_TEXT
     if spec.cnt:
-        ability = rng.choice(CNT_TEXTS) + " " + ability
+        ability = cnt_text(rng.choice(CNT_TEXTS), ability) + " " + ability
 
     atk = hp = stk = None
     if spec.type == "unit":
@@ -545,6 +545,18 @@ def make_card(spec: Spec, faction: Faction, namer: Namer, rng: random.Random) ->
         "legend": spec.legend,
         "text": f"{FICTION} {ability}",
     }
+
+
+def cnt_text(drawn: str, ability: str) -> str:
+    """The 【CNT】 line drawn, or the next one when its effect is the card's ability already
+    ("Deal 2 damage to an enemy unit." said twice). The next one, not another draw: one more
+    draw from the RNG would change every card after this one."""
+    index = CNT_TEXTS.index(drawn)
+    for step in range(len(CNT_TEXTS)):
+        text = CNT_TEXTS[(index + step) % len(CNT_TEXTS)]
+        if text.split(": ", 1)[1] not in ability:
+            return text
+    return drawn
 
 
 def energy_card(key: str) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from typing import Any
 from django.utils.translation import gettext
 
 from cards.models import Card
+from cards.names import attribute_names_ordered
 from cards.selectors import card_facts
 from decks.drafts import MAX_ALSO, card_facts_by_number
 from decks.rules.builder import max_copies
@@ -81,7 +82,7 @@ class BrowserRow(CardHint):
             card.get_type_display(),
             f"Lv {f.level}" if f.level is not None else "",
             game_name(f.faction) if f.faction else "",
-            *sorted(f.attributes),
+            *attribute_names_ordered(f.attributes),
             "CNT" if f.cnt else "",
             gettext("Legend") if f.legend else "",
             f"{card.atk}/{card.hp}/{card.stk}" if card.atk is not None else "",

@@ -15,6 +15,7 @@ from typing import Any
 from django.utils.translation import get_language, gettext, gettext_noop
 
 from cards.models import Attribute, CardSet, Faction, Geas, GeasRevision, Ruler
+from cards.names import JAPANESE_SCRIPT
 from cards.rules_selectors import RulesChoice
 from decks.drafts import DraftJudgement, deck_draft_judge
 from decks.models import DeckDraft
@@ -251,8 +252,7 @@ class GeasOption:
     changes: tuple[str, ...]
 
 
-# Kana, kanji and full-width forms: an attribute named in Japanese (the real cards' attributes are).
-_JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff00-\uffef]")
+_JAPANESE = JAPANESE_SCRIPT  # an attribute named in Japanese (the real cards' attributes are)
 
 
 @dataclass(frozen=True)

@@ -112,3 +112,40 @@ def test_my_decks_stacks_a_card_per_deck_with_every_action_reachable(
     assert ruler.evaluate("el => getComputedStyle(el, '::before').content") not in ("none", "normal", "")
     assert ruler.inner_text().startswith("Apprentice")
     context.close()
+
+
+def test_the_editors_header_and_tab_bar_take_at_most_a_quarter_of_a_phone_screen(
+    chromium: Any, live_server: Any, public_deck: Any
+) -> None:
+    """Issue 13: on a 375 px phone the site header, the deck's header and the tab bar end within the first
+    quarter of the screen, for a new draft (signed out) and a saved deck (signed in), so the pane shows."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(public_deck.owner)
+    folder = SCREENSHOTS / "phone-widths"
+    folder.mkdir(parents=True, exist_ok=True)
+    bottoms = {}
+    for name, url, signed_in in [
+        ("editor-new", "/decks/new/", False),
+        ("editor-saved", f"/decks/{public_deck.public_id}/edit/", True),
+    ]:
+        context = chromium.new_context(viewport=PHONE, base_url=live_server.url)
+        context.set_default_timeout(TIMEOUT_MS)
+        if signed_in:
+            cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+            context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}])
+        page = context.new_page()
+        page.goto(url)
+        page.wait_for_load_state("networkidle")
+        assert page.locator("#editor-tabs").is_visible(), name
+        page.screenshot(path=folder / f"{name}-first-screen.png")
+        bottoms[name] = page.evaluate("() => document.querySelector('#editor-tabs').getBoundingClientRect().bottom")
+        context.close()
+    print(f"editor header + tab bar bottom at 375×{PHONE['height']} px: {bottoms}")
+    assert all(bottom > 0 for bottom in bottoms.values())
+    too_tall = {name: bottom for name, bottom in bottoms.items() if bottom > PHONE["height"] / 4}
+    assert too_tall == {}, (
+        f"header and tab bar end below a quarter of the screen ({PHONE['height'] / 4} px): {too_tall}"
+    )

@@ -167,6 +167,18 @@ def test_practice_sets_and_texts_say_they_are_fictional() -> None:
             assert card.get("name_ja"), card["name"]
 
 
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def test_no_practice_card_text_says_a_sentence_twice() -> None:
+    # "【CNT】: Deal 2 damage to an enemy unit. Deal 2 damage to an enemy unit." was shipped once:
+    # the 【CNT】 line is compared by its effect, after the label.
+    for card in printings(PRACTICE_FILES):
+        sentences = [s.split(": ", 1)[-1] for s in SENTENCE_END.split(card["text"]) if s]
+        repeated = {s for s in sentences if sentences.count(s) > 1}
+        assert not repeated, f"{card['number']} {card['name']}: says {sorted(repeated)} twice"
+
+
 def test_practice_names_are_not_real_card_names() -> None:
     real = {p["name"] for p in printings(REAL_FILES)} | {
         p["name_ja"] for p in printings(REAL_FILES) if p.get("name_ja")

@@ -120,3 +120,16 @@ def test_a_card_named_in_a_link_opens_its_page(client):
     assert (response.status_code, response["Location"]) == (302, "/cards/GR01-002/")
     missing = client.get("/cards/", {"name": "Nobody"})
     assert missing.status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("language", "shown"),
+    [("en", "Machine, Space, テクノロジー, 宇宙遺産"), ("ja", "テクノロジー, 宇宙遺産, Machine, Space")],
+)
+def test_attributes_read_in_the_players_language_first(language, shown):
+    # No attribute has a stored translation: the names in the player's language come first, then
+    # those known only in the other, never mixed in one sort.
+    names = ["宇宙遺産", "Space", "テクノロジー", "Machine"]
+    card = CardFactory(name="Relic Drone", attributes=[AttributeFactory(name=n) for n in names])
+    with translation.override(language):
+        assert f" · {shown}</p>" in face(card)

@@ -141,7 +141,14 @@ def test_the_preview_lists_the_deck_and_every_bad_line_and_changes_nothing(clien
     assert 'data-line="6"' in html
     assert "&lt;b&gt;Nope&lt;/b&gt;" in html
     assert "<b>Nope</b>" not in html
-    assert '<tr data-number="TS-901"><td>4</td><td><a href="/cards/TS-901/">Ember Squire 1</a></td>' in html
+    row = re.search(
+        r'<tr data-number="TS-901"><td>4</td><td class="peek-holder"[^>]*><a href="/cards/TS-901/">Ember Squire 1</a>(.*?)</td>',
+        html,
+        re.S,
+    )
+    assert row, "the line links the card and shows its face and text on hover or focus"
+    assert 'role="tooltip"' in row.group(1)
+    assert 'data-testid="card-face"' in row.group(1)
     assert 'data-testid="confirm"' in html
 
 
@@ -297,7 +304,14 @@ def test_share_as_link_opens_the_draft_read_only(client, deck_catalog):
     assert page.status_code == 200
     assert 'data-testid="verdict"' in html
     assert "Not legal" in html
-    assert '<tr data-number="TS-001"><td>2</td><td><a href="/cards/TS-001/">Ember Squire 1</a></td>' in html
+    assert re.search(
+        r'<tr data-number="TS-001"><td>2</td><td class="peek-holder"[^>]*><a href="/cards/TS-001/">Ember Squire 1</a>',
+        html,
+    )
+    # Hovering or focusing the line shows the card: its face (from the line's facts) and full text.
+    peek = re.search(r'<div class="card-peek" id="peek-main-TS-001" role="tooltip">(.*?)</div>\s*</td>', html, re.S)
+    assert peek
+    assert 'data-faction="volnar"' in peek.group(1)
     assert 'data-testid="save-copy"' in html
     assert "hx-post" not in html.split('data-testid="deck-name"')[1].split("</form>")[0]
 

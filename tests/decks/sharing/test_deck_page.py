@@ -51,6 +51,9 @@ def test_it_shows_the_deck_with_its_rules_cards_verdict_and_owner(client, legal_
         r'<span class="name"><a href="/cards/TS-001/">Ember Squire 1</a></span>',
         html,
     )
+    # Hovering, tapping or tabbing to a line shows the card's face and its full text (CSS, no script).
+    assert '<li tabindex="0" aria-describedby="peek-main-TS-001" data-number="TS-001">' in html
+    assert re.search(r'<div class="card-peek" id="peek-main-TS-001" role="tooltip">\s*<article class="card-face"', html)
     assert 'data-testid="verdict">Legal<' in html
     assert re.search(r'data-testid="judged-by">Apprentice, rules in force on <time datetime="\d{4}-\d\d-\d\d">', html)
     assert 'data-testid="curve"' in html

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 
@@ -121,9 +123,44 @@ def test_the_grid_draws_compact_card_faces(client, deck_catalog):
     html = client.get(CARDS, {"q": "sky lancer", "view": "grid"}, headers=HX).content.decode()
 
     assert 'class="card-results grid"' in html
-    face = re.search(r'<div class="result-face" aria-hidden="true">(.*?)</div>', html, re.S)
-    assert face
-    assert "Lv 2" in face.group(1)
+    faces = re.findall(
+        r'<div class="result-face" aria-hidden="true">\s*(<article class="card-face".*?</article>)', html, re.S
+    )
+    assert len(faces) == 1, "the grid draws the one card face partial (templates/cards/_card_face.html)"
+    face = re.sub(r"\s+", " ", faces[0])
+    assert 'data-faction="atlas"' in face
+    assert "ATLAS · Machine" in face
+    assert '<span class="visually-hidden">Level </span>2</span>' in face
+    assert "<dt>ATK</dt>" in face
+
+
+def test_the_grid_faces_cost_no_query_per_card(client, deck_catalog):
+    # The faces read each row's facts (faction, attributes), not card.faction / card.attributes.
+    client.get(CARDS, {"q": "squire"}, headers=HX)  # the first request fills the caches of rulers and rules
+    counts = {}
+    for view in ("list", "grid"):
+        with CaptureQueriesContext(connection) as queries:
+            html = client.get(CARDS, {"q": "squire", "view": view}, headers=HX).content.decode()
+        counts[view] = len(queries)
+        rows = html.count('class="result"')
+        assert rows > 1
+        assert html.count('data-testid="card-face"') == (rows if view == "grid" else 0)
+    assert counts["grid"] == counts["list"]
+
+
+def test_a_deck_line_shows_its_card_face_and_text_on_hover_or_focus(client, deck_catalog):
+    use_draft(client, DeckDraft(ruler="apprentice", name="Squires", main={"TS-100": 2}))
+    html = re.sub(r"\s+", " ", client.get(NEW).content.decode())
+
+    line = re.search(r'<li id="main-TS-100-row" class="line"[^>]*>', html)
+    assert line
+    assert 'tabindex="0"' in line.group(0)
+    assert 'aria-describedby="main-TS-100-peek"' in line.group(0)
+    peek = re.search(r'<div class="card-peek" id="main-TS-100-peek" role="tooltip">(.*?)</li>', html)
+    assert peek
+    assert 'data-faction="atlas"' in peek.group(1)
+    assert "ATLAS · Machine" in peek.group(1)
+    assert "card-face-stats" not in peek.group(1)  # a deck line's facts have no ATK/HP/STK
 
 
 # ---------------------------------------------------------------- nothing lost without asking
