@@ -60,7 +60,12 @@ class BrowserRow(CardHint):
 
     @property
     def memo_key(self) -> tuple[Any, ...]:
-        """Everything the result shows (its card's texts too, which an import may change), hashable."""
+        """Everything the result shows (its card's fields too, which an import may change), hashable.
+
+        The card's own fields rather than `meta`, which is worked out from them, the facts and the
+        language (partial_memo keys by that): `meta` took most of the key's time (the type's
+        label is looked up among the translated choices), and is needed only when the row is drawn.
+        """
         card = self.card
         return (
             *super().memo_key,
@@ -69,9 +74,17 @@ class BrowserRow(CardHint):
             self.section,
             self.playset,
             card.pk,
+            card.game,
+            card.name,
             card.name_ja,
+            card.type,
+            card.level,
+            card.atk,
+            card.hp,
+            card.stk,
+            card.cnt,
+            card.legend,
             card.text,
-            self.meta,
         )
 
     @property

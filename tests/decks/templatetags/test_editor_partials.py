@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from django.template import engines
 from django.template.loader import render_to_string
 
@@ -54,3 +55,77 @@ def test_a_result_whose_card_text_changed_is_rendered_anew():
 
     assert "Draw a card." in memo("result", row=row("Draw a card."))
     assert "Draw two cards." in memo("result", row=row("Draw two cards."))
+
+
+# ---------------------------------------------------------------- results: reused rows are the rows drawn afresh
+
+LEGEND = CardFacts(
+    name="Old Wyrm", type=UNIT, faction="Volnar", level=5, legend=True, collector_numbers=("TS-002", "PR-002")
+)
+
+
+def result_row(**changes) -> BrowserRow:
+    """A result row; `changes` replace its hint's or its card's values (card_* for the card's fields)."""
+    card_fields = {"pk": 9, "name": LEGEND.name, "type": UNIT, "level": 5, "legend": True, "text": "Fly.", "atk": 3}
+    card_fields.update({k.removeprefix("card_"): v for k, v in changes.items() if k.startswith("card_")})
+    values = {
+        "number": "TS-002",
+        "in_deck": 1,
+        "blockers": [],
+        "over_limit": False,
+        "facts": LEGEND,
+        "other_numbers": ("PR-002",),
+        "section": "main",
+        "playset": 1,
+    }
+    values.update({k: v for k, v in changes.items() if not k.startswith("card_")})
+    return BrowserRow(card=Card(**card_fields), **values)
+
+
+CHANGES = [
+    {"number": "PR-002", "other_numbers": ("TS-002",)},
+    {"in_deck": 0},
+    {"in_deck": 2},
+    {"blockers": ["Legend: 1 copy allowed"]},
+    {"over_limit": True},
+    {"section": "considering"},
+    {"playset": 4},
+    {"facts": CardFacts(name=LEGEND.name, type=UNIT, faction="Mirror", level=5, legend=True)},
+    {"card_text": "Fly. Draw a card."},
+    {"card_name_ja": "古竜"},
+    {"card_atk": 4},
+    {"card_hp": 2},
+    {"card_stk": 1},
+    {"card_type": "chant"},
+]
+
+
+def fresh(row: BrowserRow, view: str) -> str:
+    return render_to_string(f"{PAGE}#result", {"row": row, "view": view})
+
+
+def test_a_reused_result_is_byte_identical_to_one_drawn_afresh():
+    for view in ("list", "grid"):
+        for changes in [{}, *CHANGES]:
+            row = result_row(**changes)
+            first, again = memo("result", row=row, view=view), memo("result", row=result_row(**changes), view=view)
+            assert first == again == fresh(row, view), (view, changes)
+
+
+def test_a_change_of_anything_a_result_shows_draws_it_anew():
+    for view in ("list", "grid"):
+        plain = memo("result", row=result_row(), view=view)
+        for changes in CHANGES:
+            assert memo("result", row=result_row(**changes), view=view) != plain, (view, changes)
+    assert memo("result", row=result_row(), view="grid") != memo("result", row=result_row(), view="list")
+
+
+@pytest.mark.django_db  # the Japanese names of the game's words are read from the catalog
+def test_a_result_is_drawn_anew_in_another_language():
+    from django.utils import translation
+
+    english = memo("result", row=result_row(blockers=["Legend: 1 copy allowed"]), view="list")
+    with translation.override("ja"):
+        japanese = memo("result", row=result_row(blockers=["Legend: 1 copy allowed"]), view="list")
+        assert japanese == fresh(result_row(blockers=["Legend: 1 copy allowed"]), "list")
+    assert japanese != english
