@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -189,6 +189,7 @@ def _rows(state: DeckEditorState, cards: Sequence[Card], *, limit: int, usable: 
     in_main = {e.card.name: e.printing for e in state.judgement.deck.main}
     over = _over_limit(state)
     additions = _additions(state)
+    remembered = _remembered_blockers(state)
     rows: list[BrowserRow] = []
     looked_at = 0
     for card in cards:
@@ -199,7 +200,10 @@ def _rows(state: DeckEditorState, cards: Sequence[Card], *, limit: int, usable: 
         number = in_main.get(facts.name) or _preferred_printing(facts, state.rules)
         if number is None:
             continue  # a card with no printing cannot be added (the importer never makes one)
-        blockers = additions.blockers(facts, number)
+        blocking = remembered.get((facts, number))
+        if blocking is None:
+            blocking = remembered[facts, number] = tuple(additions.blockers(facts, number))
+        blockers = list(blocking)
         if usable and blockers:
             continue
         rows.append(
@@ -216,6 +220,33 @@ def _rows(state: DeckEditorState, cards: Sequence[Card], *, limit: int, usable: 
             )
         )
     return rows, looked_at
+
+
+# The blockers of the results shown, remembered per deck (at most MAX_DECKS, then cleared whole) and
+# per result (at most MAX_CARDS a deck): a player searches many times between two changes, and each
+# search judged the deck once for every result shown, most of a search's time (docs/benchmarks.md).
+MAX_DECKS = 500
+MAX_CARDS = 5_000
+_Blockers = dict[tuple[CardFacts, str], tuple[str, ...]]
+_blockers: dict[Hashable, tuple[RulesInForce, _Blockers]] = {}
+
+
+def _remembered_blockers(state: DeckEditorState) -> _Blockers:
+    """The blockers worked out before for this deck under these rules (a dict to add to, within bounds).
+
+    Keyed by everything the judgement reads: the deck's entries (each with its card's facts, so an
+    import that changes a card changes the key), its attribute, and the rules in force. The rules
+    are keyed by identity (cards.rules_selectors keeps one object per revision and edit), held
+    in the value so that their id is never another object's while the entry lives.
+    """
+    deck, rules = state.judgement.deck, state.rules
+    key = (id(rules), deck.main, deck.resources, deck.attribute, tuple(deck.sections.items()))
+    held = _blockers.get(key)
+    if held is None or held[0] is not rules or len(held[1]) >= MAX_CARDS:
+        if len(_blockers) >= MAX_DECKS:
+            _blockers.clear()
+        held = _blockers[key] = (rules, {})
+    return held[1]
 
 
 def _over_limit(state: DeckEditorState) -> set[str]:
