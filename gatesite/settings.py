@@ -256,6 +256,17 @@ REST_FRAMEWORK = {
 CACHES = {"default": env.cache("CACHE_URL", default=env.str("REDIS_URL", default="") or "locmemcache://")}
 # The cache may share its Redis database with Celery's queue: its keys carry a prefix of their own.
 CACHES["default"].setdefault("KEY_PREFIX", "gatesite")
+# Sessions: with a cache every process shares (Redis, CACHE_URL) they are read from it and written
+# through to the database (cached_db): an editor click reads its session from the cache, not with a
+# query, and a session outlives a flushed cache. With the per-process memory (the embedded default)
+# each gunicorn worker would keep a copy of its own, so a logout or a draft changed in one worker
+# would go unseen by the next: the database alone then (Django's default).
+_PER_PROCESS_CACHES = ("django.core.cache.backends.locmem.LocMemCache", "django.core.cache.backends.dummy.DummyCache")
+SESSION_ENGINE = (
+    "django.contrib.sessions.backends.db"
+    if CACHES["default"]["BACKEND"] in _PER_PROCESS_CACHES
+    else "django.contrib.sessions.backends.cached_db"
+)
 # GET /api/v1/decks/ (public decks): how long the total of a listing stays cached, in seconds
 # (counting tens of thousands of public decks costs more than the page itself); 0 counts every time.
 DECK_LIST_COUNT_CACHE_SECONDS = env.int("DECK_LIST_COUNT_CACHE_SECONDS", default=60)

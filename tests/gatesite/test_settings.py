@@ -104,6 +104,27 @@ def test_the_cache_is_per_process_without_redis():
     assert process.stdout.strip() == "django.core.cache.backends.locmem.LocMemCache"
 
 
+SESSIONS = "settings.SESSION_ENGINE"
+
+
+@pytest.mark.slow
+def test_sessions_are_cached_in_a_shared_cache_and_kept_in_the_database():
+    process = run_settings(SESSIONS, REDIS_URL="redis://redis.example:6379/0")
+
+    assert process.returncode == 0, process.stderr
+    assert process.stdout.strip() == "django.contrib.sessions.backends.cached_db"
+
+
+@pytest.mark.slow
+def test_sessions_are_only_in_the_database_with_a_per_process_cache():
+    # Each worker's memory would hold its own copy: a logout in one would go unseen by the others.
+    for overrides in ({}, {"CACHE_URL": "locmemcache://"}, {"CACHE_URL": "dummycache://"}):
+        process = run_settings(SESSIONS, **overrides)
+
+        assert process.returncode == 0, process.stderr
+        assert process.stdout.strip() == "django.contrib.sessions.backends.db", overrides
+
+
 @pytest.mark.slow
 def test_no_proxy_is_trusted_unless_declared():
     declared = run_settings("settings.NUM_PROXIES, settings.REST_FRAMEWORK['NUM_PROXIES']", NUM_PROXIES="2")
