@@ -2,7 +2,7 @@
 
 Run from the repository root:
 
-    .venv/bin/python bench/request_cpu.py [--database-url ...] [--skip-setup] [-n 300] [--runs 5]
+    .venv/bin/python bench/request_cpu.py [--database-url ...] [--skip-setup] [-n 300] [--runs 5] [--cache-url ...]
 
 Django's test client (production settings: DEBUG off) sends, one at a time, in this process:
 
@@ -127,10 +127,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("-n", type=int, default=300, help="requests per run (300; searches n // 5)")
     parser.add_argument("--runs", type=int, default=5, help="runs per request (5)")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument(
+        "--cache-url",
+        default="",
+        help="a shared cache (redis://127.0.0.1:6379/11): sessions are then cached_db, as in production with Redis",
+    )
     args = parser.parse_args(argv)
 
     env = server_env(args.database_url)
     env["ALLOWED_HOSTS"] = "testserver"
+    if args.cache_url:
+        env["CACHE_URL"] = args.cache_url
     if not args.skip_setup:
         from bench.editor import prepare_database
 
