@@ -85,3 +85,21 @@ def test_the_same_deck_under_other_rules_is_judged_again(deck_catalog):
     assert highlander.blockers
     assert highlander.blockers != apprentice.blockers
     assert squire("apprentice").addable
+
+
+def test_a_second_search_on_the_same_deck_judges_nothing_again(deck_catalog, monkeypatch):
+    judged = []
+    original = Additions.blockers
+    monkeypatch.setattr(Additions, "blockers", lambda self, *args: judged.append(args) or original(self, *args))
+    browser._blockers.clear()
+    state = deck_editor_state(draft=DeckDraft(ruler="apprentice", main={"TS-001": 2}))
+
+    first = deck_card_browser(state=state, query="")
+    after_first = len(judged)
+    again = deck_card_browser(
+        state=deck_editor_state(draft=DeckDraft(ruler="apprentice", main={"TS-001": 2})), query=""
+    )
+
+    assert after_first == len(first.rows) > 0
+    assert len(judged) == after_first
+    assert hints(again) == hints(first)
