@@ -31,5 +31,6 @@ def test_it_counts_the_queries_of_each_page_for_a_visitor_and_the_owner(rules):
         assert sum(counted[who]["histogram"].values()) == len(decks)
         assert counted[who]["max"] <= deck_page.TARGET_QUERIES
         assert counted[who]["worst_queries"][0].startswith("SELECT")
-    # The owner's pages also read the session and the user: never fewer queries than a visitor's warm page.
-    assert min(counted["owner"]["histogram"]) > min(counted["anonymous"]["histogram"])
+    # The owner's pages also read the user (and the session, unless the cache holds it: cached_db
+    # sessions with a shared cache, gatesite/settings.py): never fewer queries than a visitor's page.
+    assert min(counted["owner"]["histogram"]) >= min(counted["anonymous"]["histogram"])
