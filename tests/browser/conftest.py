@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,28 @@ import pytest
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 REPO = Path(__file__).resolve().parents[2]
+SCREENSHOTS = REPO / "test-results" / "browser"
+LAPTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 375, "height": 812}
+TIMEOUT_MS = 10_000
+
+
+@contextmanager
+def laptop_page(chromium: Any, live_server: Any) -> Iterator[tuple[Any, list[str]]]:
+    """A page at laptop size on the live server, and the JavaScript errors it raised (checked by the caller)."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=TIMEOUT_MS)
+    context = chromium.new_context(viewport=LAPTOP, base_url=live_server.url)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    try:
+        yield page, errors
+    finally:
+        context.close()
 
 
 @pytest.fixture(scope="module")

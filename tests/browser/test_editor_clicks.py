@@ -17,12 +17,12 @@ from typing import Any
 
 import pytest
 
-from tests.browser.test_editor_walkthrough import DECK, LAPTOP, LEVEL_TOTAL, TIMEOUT_MS
+from tests.browser.conftest import SCREENSHOTS, laptop_page
+from tests.browser.test_editor_walkthrough import DECK, LEVEL_TOTAL
 
 pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[2]
-SCREENSHOTS = REPO / "test-results" / "browser"
 MAX_CLICKS = 20
 # The deck's Volnar cards of the practice set: one page of results (at most 30), no legends.
 QUERY = "f:volnar set:PS01 -legend"
@@ -51,17 +51,8 @@ class Clicks:
 
 @pytest.fixture
 def page(chromium: Any, live_server: Any, practice_catalog: None) -> Iterator[Any]:
-    from playwright.sync_api import expect
-
-    expect.set_options(timeout=TIMEOUT_MS)
-    context = chromium.new_context(viewport=LAPTOP, base_url=live_server.url)
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    yield page
-    context.close()
+    with laptop_page(chromium, live_server) as (page, errors):
+        yield page
     assert not errors, f"JavaScript errors on the page: {errors}"
 
 

@@ -18,17 +18,15 @@ from typing import Any
 
 import pytest
 
+from tests.browser.conftest import LAPTOP, PHONE, SCREENSHOTS, TIMEOUT_MS, laptop_page
+
 pytestmark = pytest.mark.slow
 
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 REPO = Path(__file__).resolve().parents[2]
-SCREENSHOTS = REPO / "test-results" / "browser"
-LAPTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 375, "height": 812}
 # htmx round trips on a loaded CI machine; the whole walkthrough takes seconds.
-TIMEOUT_MS = 10_000
 
 # A one-faction (Volnar) deck, so that it stays legal under Oath of the Lone Banner (1 faction):
 # 12 names x 4 + 2 = 50 cards, level total 6, 4 CNT cards, no legends. No name here has a second
@@ -53,19 +51,12 @@ LEVEL_TOTAL = 6
 
 @pytest.fixture
 def page(chromium: Any, live_server: Any, practice_catalog: None) -> Iterator[Any]:
-    from playwright.sync_api import expect
 
-    expect.set_options(timeout=TIMEOUT_MS)
-    context = chromium.new_context(viewport=LAPTOP, base_url=live_server.url)
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    # htmx logs an hx-include or hx-target that names no element ("#odds-form" on a first add, once).
-    missing: list[str] = []
-    page.on("console", lambda message: missing.append(message.text) if "returned no matches" in message.text else None)
-    yield page
-    context.close()
+    with laptop_page(chromium, live_server) as (page, errors):
+        # htmx logs an hx-include or hx-target that names no element ("#odds-form" on a first add, once).
+        missing: list[str] = []
+        page.on("console", lambda m: missing.append(m.text) if "returned no matches" in m.text else None)
+        yield page
     assert not errors, f"JavaScript errors on the page: {errors}"
     assert not missing, f"htmx looked for elements that are not there: {missing}"
 

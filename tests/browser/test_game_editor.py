@@ -14,36 +14,28 @@ from typing import Any
 
 import pytest
 
+from tests.browser.conftest import SCREENSHOTS, TIMEOUT_MS, laptop_page
+
 pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[2]
-SCREENSHOTS = REPO / "test-results" / "browser"
-LAPTOP = {"width": 1280, "height": 800}
-TIMEOUT_MS = 10_000
 PASSPHRASE = "a long game passphrase"
 
 
 @pytest.fixture
 def page(chromium: Any, live_server: Any, transactional_db: None) -> Iterator[Any]:
     from django.contrib.auth import get_user_model
-    from playwright.sync_api import expect
 
     from cards.services import card_files_import
 
     card_files_import(paths=[str(p) for p in sorted((REPO / "data" / "practice" / "games").glob("*.json"))])
     get_user_model().objects.create_user("builder", password=PASSPHRASE)
-    expect.set_options(timeout=TIMEOUT_MS)
-    context = chromium.new_context(viewport=LAPTOP, base_url=live_server.url)
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill("builder")
-    page.get_by_label("Password").fill(PASSPHRASE)
-    page.get_by_role("main").get_by_role("button", name="Log in").click()
-    yield page
-    context.close()
+    with laptop_page(chromium, live_server) as (page, errors):
+        page.goto("/accounts/login/")
+        page.get_by_label("Username").fill("builder")
+        page.get_by_label("Password").fill(PASSPHRASE)
+        page.get_by_role("main").get_by_role("button", name="Log in").click()
+        yield page
     assert not errors, f"JavaScript errors on the page: {errors}"
 
 
