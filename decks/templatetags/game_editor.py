@@ -11,9 +11,6 @@ from decks.rules.games import GameDefinition
 
 register = template.Library()
 
-# An example search per game, in its own fields (shown as the search box's placeholder).
-_EXAMPLES = {"rulers-gambit": "c:red t:unit cost<=2", "gaterunners": "t:unit lv<=2 instant"}
-
 
 @register.inclusion_tag("decks/editor/_game_picker.html")
 def game_picker(current: str = "") -> dict[str, Any]:
@@ -29,4 +26,5 @@ def search_keys(game: GameDefinition) -> str:
 
 @register.simple_tag
 def search_example(game: GameDefinition) -> str:
-    return _EXAMPLES.get(game.slug, "")
+    """An example search in the game's own fields (the search box's placeholder): its data's `search_example`."""
+    return str(game.extra.get("search_example", ""))
