@@ -12,6 +12,10 @@ Django's test client (production settings: DEBUG off) sends, one at a time, in t
   of the first card shown, with the card browser's 30 shown printings: the deck, the panels, the
   hints and the draw odds, all in the one answer; code that answers with HX-Trigger deckChanged,
   before issue 15, has the click's second request, GET .../odds/, counted in too);
+- the same click where every click makes a deck never seen before ("every deck new"): one copy
+  each of printings new to the deck is added, and the oldest of them taken out, in turn (deck +a,
+  +a+b, +b, +b+c, +c, …), so no answer can come from what an earlier click drew or judged: a
+  player building a deck, rather than the first click's add-and-undo;
 - the card browser's htmx search (GET .../cards/?q=…) for each of bench/editor.py's SEARCHES
   over bench/editor.py's 20 000 generated printings; the worst is reported;
 - GET /api/v1/rulers/apprentice/ (the catalog API).
@@ -106,10 +110,36 @@ def calls(client: object, editor_client: object, editor: object) -> dict[str, Ca
         state["version"] += 1
         state["add"] = not state["add"]
 
+    # Printings of the bench's game not in the deck, each added once and taken out again (FIFO).
+    fresh = _fresh_numbers(editor)
+    flow: dict[str, object] = {"next": 0, "in": []}
+
+    def change_new() -> None:
+        added: list[str] = flow["in"]  # type: ignore[assignment]
+        if len(added) < 2:
+            number = fresh[flow["next"] % len(fresh)]  # type: ignore[operator]
+            flow["next"] = flow["next"] + 1  # type: ignore[operator]
+            added.append(number)
+            op = f"add main {number}"
+        else:
+            op = f"remove main {added.pop(0)}"
+        data = {"op": op, "base_version": state["version"], "browse": "", "offset": 0, "shown": shown}
+        response = editor_client.post(editor.change_path, data, headers=hx)  # type: ignore[attr-defined]
+        _ok(response, "change (every deck new)")
+        if "deckChanged" in response.headers.get("HX-Trigger", ""):
+            _ok(editor_client.get(f"/decks/{editor.public_id}/odds/", headers=hx), "odds")  # type: ignore[attr-defined]
+        state["version"] += 1
+
     def ruler() -> None:
         _ok(client.get("/api/v1/rulers/apprentice/"), "rulers")  # type: ignore[attr-defined]
 
-    out = {"ping": ping, "validate": validate, "editor click": change, "GET /api/v1/rulers/apprentice/": ruler}
+    out = {
+        "ping": ping,
+        "validate": validate,
+        "editor click": change,
+        "editor click, every deck new": change_new,
+        "GET /api/v1/rulers/apprentice/": ruler,
+    }
     for search in SEARCHES:
 
         def search_call(q: str = search.query) -> None:
@@ -117,6 +147,24 @@ def calls(client: object, editor_client: object, editor: object) -> dict[str, Ca
 
         out[f"search {search.query or '(first page)'}"] = search_call
     return out
+
+
+def _fresh_numbers(editor: object) -> list[str]:
+    """Collector numbers of printings not in the editor's deck (in the deck's game), for change_new."""
+    from cards.games import default_game_slug
+    from cards.models import Printing
+    from decks.models import DeckCard
+
+    in_deck = DeckCard.objects.filter(deck__public_id=editor.public_id).values("printing_id")  # type: ignore[attr-defined]
+    numbers = list(
+        Printing.objects.filter(card__game=default_game_slug())
+        .exclude(pk__in=in_deck)
+        .order_by("collector_number")
+        .values_list("collector_number", flat=True)[:5000]
+    )
+    if len(numbers) < 100:
+        raise SystemExit("too few printings outside the deck for 'every deck new'")
+    return numbers
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -131,6 +179,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--cache-url",
         default="",
         help="a shared cache (redis://127.0.0.1:6379/11): sessions are then cached_db, as in production with Redis",
+    )
+    parser.add_argument(
+        "--only",
+        default="",
+        help="measure only the requests whose label has one of these words (comma-separated); ping always",
     )
     args = parser.parse_args(argv)
 
@@ -160,7 +213,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("| request | CPU µs best | CPU µs median | wall µs median | CPU × ping |")
     print("| --- | ---: | ---: | ---: | ---: |")
     results = {}
+    wanted = [w.strip() for w in args.only.split(",") if w.strip()]
     for label, call in measured.items():
+        if wanted and label != "ping" and not any(w in label for w in wanted):
+            continue
         n = args.n // 5 if label.startswith("search") else args.n
         results[label] = row = measure(call, n, args.runs)
         row["ratio"] = row["cpu_best_us"] / results["ping"]["cpu_best_us"]
@@ -169,9 +225,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"| {row['ratio']:.1f} |",
             flush=True,
         )
-    worst = max((label for label in results if label.startswith("search")), key=lambda k: results[k]["cpu_best_us"])
-    print(f"\nworst search: {worst}, {results[worst]['ratio']:.1f} × ping")
-    print(f"validate: ping CPU / validate CPU = {1 / results['validate']['ratio']:.0%}")
+    searches = [label for label in results if label.startswith("search")]
+    if searches:
+        worst = max(searches, key=lambda k: results[k]["cpu_best_us"])
+        print(f"\nworst search: {worst}, {results[worst]['ratio']:.1f} × ping")
+    if "validate" in results:
+        print(f"validate: ping CPU / validate CPU = {1 / results['validate']['ratio']:.0%}")
     if args.json:
         args.json.write_text(json.dumps(results, indent=2))
     return 0

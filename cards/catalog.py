@@ -196,6 +196,8 @@ class CatalogMemory:
         # The engine's facts by collector number; by card id, so printings of a name share one object.
         self.facts: dict[str, CardFacts] = {}
         self.facts_by_card: dict[int, CardFacts] = {}
+        # The Printing row id by collector number, read along with the facts (a save of a new line needs it).
+        self.printing_ids: dict[str, int] = {}
         # A card name -> one of its collector numbers (see decks.selectors.deck_entries_resolve).
         self.number_of_name: dict[str, str] = {}
         self.attributes: frozenset[str] | None = None

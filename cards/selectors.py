@@ -99,7 +99,8 @@ def joined_values(joined: str | None) -> list[str]:
 
 def card_facts_rows(numbers: Collection[str]) -> list[tuple[Any, ...]]:
     """For each printing of `numbers` in the catalog: (collector number, card id, name, type, faction name,
-    level, cnt, legend, text, attribute names joined, collector numbers joined); see joined_values. One query.
+    level, cnt, legend, text, attribute names joined, collector numbers joined, printing id); see
+    joined_values. One query.
 
     Gate Ruler's facts: only the default game's cards (another game's printing is not a card of its
     decks, so it is as unknown as a number no set prints; cards.game_catalog has the other games').
@@ -115,7 +116,7 @@ def card_facts_rows(numbers: Collection[str]) -> list[tuple[Any, ...]]:
         where, params = f"p.collector_number IN ({', '.join(['%s'] * len(numbers))})", list(numbers)
     sql = (
         f"SELECT p.collector_number, c.id, c.name, c.type, f.name, c.level, c.cnt, c.legend, c.text, {attributes}, "
-        f"{printed} FROM {printing} p JOIN {card} c ON c.id = p.card_id LEFT JOIN {faction} f ON f.id = c.faction_id "
+        f"{printed}, p.id FROM {printing} p JOIN {card} c ON c.id = p.card_id LEFT JOIN {faction} f ON f.id = c.faction_id "
         f"WHERE {where} AND c.game = %s"
     )
     params.append(default_game_slug())

@@ -138,9 +138,8 @@ def card_facts_by_number(numbers: Iterable[str]) -> dict[str, CardFacts]:
     wanted = set(numbers)
     missing = [n for n in wanted if n not in known]
     if missing:
-        for number, card_id, name, card_type, faction, level, cnt, legend, text, attributes, printed in card_facts_rows(
-            missing
-        ):
+        for row in card_facts_rows(missing):
+            number, card_id, name, card_type, faction, level, cnt, legend, text, attributes, printed, printing_id = row
             card = by_card.get(card_id)
             if card is None:
                 card = by_card[card_id] = CardFacts(
@@ -155,7 +154,21 @@ def card_facts_by_number(numbers: Iterable[str]) -> dict[str, CardFacts]:
                     collector_numbers=tuple(sorted(joined_values(printed))),
                 )
             known[number] = card
+            memory.printing_ids[number] = printing_id
     return {number: known[number] for number in wanted if number in known}
+
+
+def printing_ids_by_number(numbers: Iterable[str]) -> dict[str, int]:
+    """The Printing ids of collector numbers (any game's), from the catalog memory where card_facts_by_number
+    put them, else one query. Unknown numbers are left out."""
+    known = catalog_memory().printing_ids
+    wanted = set(numbers)
+    ids = {number: known[number] for number in wanted if number in known}
+    if len(ids) < len(wanted):
+        ids.update(
+            Printing.objects.filter(collector_number__in=wanted - ids.keys()).values_list("collector_number", "pk")
+        )
+    return ids
 
 
 # ---------------------------------------------------------------- another game's catalog, as the engine sees it
@@ -211,12 +224,27 @@ def _game_lines_resolve(
 # ---------------------------------------------------------------- any deck -> a draft
 
 
-def deck_draft_of(*, deck: Deck) -> DeckDraft:
-    """A saved deck as a draft (expects deck_get_for_owner's select_related); one query."""
+# A saved deck's card lines as read once: (collector number, section) -> (DeckCard pk, count). The
+# editor reads them for the draft a change starts from and hands them on to the save (deck_update),
+# which then writes only what differs without reading them again.
+DeckLines = dict[tuple[str, str], tuple[int, int]]
+
+
+def deck_lines_of(*, deck: Deck) -> DeckLines:
+    """The deck's card lines with their row ids (one query): for deck_draft_of and then deck_update."""
+    return {
+        (number, section): (pk, count)
+        # In the model's order (section, collector number): the draft's sections keep it.
+        for pk, number, section, count in DeckCard.objects.filter(deck=deck).values_list(
+            "pk", "printing__collector_number", "section", "count"
+        )
+    }
+
+
+def deck_draft_of(*, deck: Deck, lines: DeckLines | None = None) -> DeckDraft:
+    """A saved deck as a draft (expects deck_get_for_owner's select_related); one query, none given its `lines`."""
     sections: dict[str, dict[str, int]] = {s: {} for s in SECTIONS}
-    for number, section, count in DeckCard.objects.filter(deck=deck).values_list(
-        "printing__collector_number", "section", "count"
-    ):
+    for (number, section), (_pk, count) in (deck_lines_of(deck=deck) if lines is None else lines).items():
         sections.setdefault(section, {})[number] = count
     own = ("main", "resources", "considering")
     return DeckDraft(

@@ -11,11 +11,10 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from cards.models import Printing
 from cards.selectors import attribute_exists
 from gatesite.errors import ApplicationError
 
-from .drafts import DraftJudgement, deck_draft_judge
+from .drafts import DeckLines, DraftJudgement, deck_draft_judge, deck_lines_of, printing_ids_by_number
 from .models import SECTIONS, Deck, DeckCard, DeckDraft, DeckVersion, Visibility
 from .signals import deck_changed
 
@@ -51,7 +50,7 @@ def deck_create_from_draft(
             judged_on=judgement.on,
             verdict_reason=_verdict_reason(judgement),
         )
-        _deck_cards_sync(deck=deck, draft=draft)
+        _deck_cards_sync(deck=deck, draft=draft, existing={})  # a new deck has no lines yet
         _deck_version_record(deck=deck, draft=draft)
     deck_changed.send(sender=Deck, deck=deck)
     return deck
@@ -70,6 +69,7 @@ def deck_update(
     base_version: int,
     judgement: DraftJudgement | None = None,
     autosave: bool = False,
+    lines: DeckLines | None = None,
 ) -> Deck:
     """Write a draft over a deck, if the deck is still at `base_version`; raises StaleDeck if not.
 
@@ -77,7 +77,9 @@ def deck_update(
     same version exactly one wins and the other is refused: no update is lost silently.
     Returns the deck as saved (with its new version). Pass the draft's `judgement` if the
     caller has it (the editor has just computed it), and `autosave` for the editor's save of each
-    change (consecutive ones make one version in the history).
+    change (consecutive ones make one version in the history). `lines`: the deck's lines as
+    deck_lines_of read them for this change (when the caller has them), not read again: they are
+    still the saved ones if the version check passes, for lines are only written with a new version.
     """
     judgement = judgement or deck_draft_judge(draft=draft)
     now = timezone.now()
@@ -98,17 +100,32 @@ def deck_update(
         fields["illegal_since"] = None  # legal again: "not legal since" no longer holds
     with transaction.atomic():
         # Another request that saved first has moved the version on: refuse rather than overwrite it.
-        updated = Deck.objects.filter(pk=deck.pk, version=base_version).update(version=F("version") + 1, **fields)
+        # Only the fields that differ from the deck as read are written (a click changes few of them).
+        updated = Deck.objects.filter(pk=deck.pk, version=base_version).update(
+            version=F("version") + 1, **_changed_fields(deck, fields)
+        )
         if updated != 1:
             current = Deck.objects.filter(pk=deck.pk).values_list("version", flat=True).first()
             raise StaleDeck(base_version=base_version, version=current or 0)
-        _deck_cards_sync(deck=deck, draft=draft)
+        _deck_cards_sync(deck=deck, draft=draft, existing=lines)
         for key, value in fields.items():
             setattr(deck, key, value)
         deck.version = base_version + 1
         _deck_version_record(deck=deck, draft=draft, autosave=autosave)
     deck_changed.send(sender=Deck, deck=deck)
     return deck
+
+
+def _changed_fields(deck: Deck, fields: dict[str, Any]) -> dict[str, Any]:
+    """The `fields` whose values differ from `deck`'s (a foreign key by its id), and always updated_at."""
+    changed = {}
+    for name, value in fields.items():
+        field = deck._meta.get_field(name)
+        current = getattr(deck, field.attname)
+        new = value.pk if field.is_relation and value is not None else value
+        if name == "updated_at" or current != new:
+            changed[name] = value
+    return changed
 
 
 # Autosaves this close to the last one are the same editing session: they make one version.
@@ -150,16 +167,15 @@ def deck_version_name(*, deck: Deck, version: int, name: str) -> DeckVersion:
     return found
 
 
-def _deck_cards_sync(*, deck: Deck, draft: DeckDraft) -> None:
-    """Make the deck's DeckCard rows say what the draft says: delete, update and create only what differs."""
+def _deck_cards_sync(*, deck: Deck, draft: DeckDraft, existing: DeckLines | None = None) -> None:
+    """Make the deck's DeckCard rows say what the draft says: delete, update and create only what differs.
+
+    `existing`: the rows as saved (deck_lines_of), read now unless given.
+    """
     wanted = {(number, section): count for section in SECTIONS for number, count in draft.section(section).items()}
     # (pk, count) by (collector number, section): plain values, no model instances (every change saves).
-    existing = {
-        (number, section): (pk, count)
-        for pk, number, section, count in DeckCard.objects.filter(deck=deck)
-        .order_by()
-        .values_list("pk", "printing__collector_number", "section", "count")
-    }
+    if existing is None:
+        existing = deck_lines_of(deck=deck)
     stale = [pk for key, (pk, _) in existing.items() if key not in wanted]
     if stale:
         DeckCard.objects.filter(pk__in=stale).delete()
@@ -174,9 +190,7 @@ def _deck_cards_sync(*, deck: Deck, draft: DeckDraft) -> None:
         DeckCard.objects.bulk_update(changed, ["count"])
     new = {key: count for key, count in wanted.items() if key not in existing}
     if new:
-        ids = dict(
-            Printing.objects.filter(collector_number__in={n for n, _ in new}).values_list("collector_number", "pk")
-        )
+        ids = printing_ids_by_number({n for n, _ in new})
         missing = sorted({n for n, _ in new} - set(ids))
         if missing:
             raise ApplicationError(

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from django.utils.translation import gettext as _
 
 from cards.games import game_get
-from decks.drafts import deck_draft_of, game_card_facts
+from decks.drafts import deck_draft_of, deck_lines_of, game_card_facts
 from decks.models import MAX_LINE_COUNT, MAX_LINES, Deck, DeckDraft
 from decks.services import deck_update
 from gatesite.errors import ApplicationError
@@ -96,7 +96,10 @@ def editor_game_deck_change(*, deck: Deck, change: GameChange, base_version: int
     Raises StaleDeck (decks.services) when the deck is no longer at `base_version`: the change
     is refused, never written over another one.
     """
-    changed = game_draft_change(draft=deck_draft_of(deck=deck), change=change)
+    lines = deck_lines_of(deck=deck)
+    changed = game_draft_change(draft=deck_draft_of(deck=deck, lines=lines), change=change)
     state = game_editor_state(draft=changed)
-    saved = deck_update(deck=deck, draft=changed, base_version=base_version, judgement=state.judgement, autosave=True)
+    saved = deck_update(
+        deck=deck, draft=changed, base_version=base_version, judgement=state.judgement, autosave=True, lines=lines
+    )
     return SavedGameChange(saved, state)

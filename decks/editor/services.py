@@ -15,10 +15,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from cards.models import Geas, Printing
+from cards.models import Geas
 from cards.rules_selectors import rules_choice_get
 from cards.selectors import attribute_exists
-from decks.drafts import deck_draft_of
+from decks.drafts import card_facts_by_number, deck_draft_of, deck_lines_of
 from decks.models import MAX_LINE_COUNT, MAX_LINES, SECTIONS, Deck, DeckDraft
 from decks.services import deck_update
 from decks.wording import game_name
@@ -96,9 +96,10 @@ def _move(draft: DeckDraft, change: DraftChange) -> DeckDraft:
     number, section = change.number, change.section
     if section not in SECTIONS:
         raise ApplicationError(f"Unknown section '{section}'.", field="section")
-    # Only a printing new to the draft costs a query (a click on a card already in it costs none).
+    # Only a printing new to the draft is looked up, in the catalog memory the judgement then reads
+    # it from (a query the first time any request asks for it, none after).
     adding = change.action in (ADD, SET_COUNT) and number not in draft.numbers()
-    if adding and not Printing.objects.filter(collector_number=number).exists():
+    if adding and not card_facts_by_number([number]):
         raise ApplicationError(_("No card with collector number '%(number)s'.") % {"number": number}, field="number")
     if change.action == ADD:
         return _add(draft, section, number, 1)
@@ -191,8 +192,11 @@ def editor_deck_change(*, deck: Deck, change: DraftChange, base_version: int, sh
     Raises StaleDeck (decks.services) when the deck is no longer at `base_version`, the version
     the player's page showed: the change is then refused, never written over another one.
     """
-    before = deck_draft_of(deck=deck)
+    lines = deck_lines_of(deck=deck)
+    before = deck_draft_of(deck=deck, lines=lines)
     changed = deck_draft_change(draft=before, change=change)
     state = deck_editor_state(draft=changed, also=shown)
-    saved = deck_update(deck=deck, draft=changed, base_version=base_version, judgement=state.judgement, autosave=True)
+    saved = deck_update(
+        deck=deck, draft=changed, base_version=base_version, judgement=state.judgement, autosave=True, lines=lines
+    )
     return SavedChange(saved, state, change_notice(before=before, change=change))

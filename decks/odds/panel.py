@@ -8,11 +8,14 @@ hx-include names #draw-odds).
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
+from datetime import date
 from fractions import Fraction
 from typing import Any
 
 from django.http import QueryDict
+from django.utils.translation import gettext
 
 from decks.drafts import DraftJudgement
 from decks.models import DeckDraft
@@ -34,11 +37,14 @@ class Chance:
     exact: str
     # The bar's height in percent, as CSS wants it whatever the locale.
     height: str
+    # "exactly 3/10", in the player's language (the cell's title): worded here, not per cell in the template.
+    title: str
 
     @classmethod
     def of(cls, p: Fraction) -> Chance:
         value = float(p) * 100
-        return cls(_percent(p, value), f"{p.numerator}/{p.denominator}", f"{value:.2f}")
+        exact = f"{p.numerator}/{p.denominator}"
+        return cls(_percent(p, value), exact, f"{value:.2f}", gettext("exactly %(exact)s") % {"exact": exact})
 
 
 def _percent(p: Fraction, value: float) -> str:
@@ -59,6 +65,14 @@ class ChanceRow:
     seen_second: int
     first: Chance
     second: Chance
+
+    @property
+    def seen_first_text(self) -> str:
+        return gettext("%(n)s seen") % {"n": self.seen_first}
+
+    @property
+    def seen_second_text(self) -> str:
+        return gettext("%(n)s seen") % {"n": self.seen_second}
 
     @property
     def same(self) -> bool:
@@ -89,6 +103,35 @@ def _group_options(odds: DeckDrawOdds) -> dict[str, list[GroupOption]]:
     return options
 
 
+@dataclass(frozen=True, slots=True)
+class OddsHelp:
+    """What the panel's help says of the rules (decks/_odds.html#odds-help-items): the same for every
+    change of a deck under the same rules, so it is drawn once for them (partial_memo), not per change."""
+
+    # Gate Ruler: the date of the rules in force and the geas; another game: its name and rules source.
+    on: date | None
+    geas: str
+    describe: tuple[str, ...]
+    first_turn_rulers: tuple[str, ...]
+    game: str = ""
+    source: str = ""
+
+    @property
+    def memo_key(self) -> Hashable:
+        # A Wording by its template and values: its English text alone could word two ways in Japanese.
+        lines = tuple((getattr(w, "template", w), tuple(getattr(w, "values", {}).items())) for w in self.describe)
+        return (self.on, self.geas, lines, self.first_turn_rulers, self.game, self.source)
+
+    @classmethod
+    def of(cls, odds: DeckDrawOdds) -> OddsHelp:
+        choice, game = odds.judgement.choice, odds.judgement.game
+        describe = tuple(odds.pattern.describe())
+        if choice is not None:
+            return cls(choice.on, choice.rules.geas or "", describe, tuple(odds.first_turn_rulers))
+        draw = getattr(game, "draw", None)
+        return cls(None, "", describe, tuple(odds.first_turn_rulers), game.name, getattr(draw, "source", ""))
+
+
 def odds_panel_context(
     *, draft: DeckDraft, params: QueryDict, judgement: DraftJudgement | None = None
 ) -> dict[str, Any]:
@@ -114,4 +157,5 @@ def odds_panel_context(
         # Every turn the same going first or second: one column, said once.
         context["odds_same"] = all(row.same for row in rows)
         context["odds_options"] = _group_options(odds)
+        context["odds_help"] = OddsHelp.of(odds)
     return context

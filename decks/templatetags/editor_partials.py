@@ -1,4 +1,5 @@
-"""`{% partial_memo "line" line=line %}`: a partial of the current template, rendered once per distinct value.
+"""`{% partial_memo "line" line=line %}`: a partial of the current template (or "template#name": of
+another, for an included template), rendered once per distinct value.
 
 The editor redraws its deck lines and the hints of the card browser's results on every change,
 and a page of results on every search: rendered as plain `{% partial %}` loops these took about
@@ -29,10 +30,20 @@ def _key(value: Any) -> Hashable:
     return getattr(value, "memo_key", value)
 
 
+# The partial named `name` of a template, found once per template (a reloaded template is a new key).
+_partials: dict[tuple[Any, str], Any] = {}
+
+
 @register.simple_tag(takes_context=True)
 def partial_memo(context: template.Context, name: str, **values: Any) -> SafeString:
     page = context.template
-    partial = page.engine.get_template(f"{page.origin.template_name}#{name}")
+    partial = _partials.get((page, name))
+    if partial is None:
+        if len(_partials) >= 1_000:  # templates reloaded on every request (DEBUG): keep it bounded
+            _partials.clear()
+        # "name": a partial of the page being drawn; "template#name": of another (an included one).
+        full = name if "#" in name else f"{page.origin.template_name}#{name}"
+        partial = _partials[page, name] = page.engine.get_template(full)
     # The language too: the same row reads differently in English and in Japanese.
     key = (partial, get_language(), tuple((k, _key(v)) for k, v in values.items()))
     html = _rows.get(key)

@@ -67,8 +67,19 @@ def test_a_change_renders_only_the_rows_that_changed(client, saved, monkeypatch)
 
     change(client, saved, "remove main TS-001", saved.version + 2)
 
-    # The deck is as after the first change: its 13 lines and 13 hints are remembered, none drawn again.
+    # The deck is as after the first change: its 13 lines and 13 hints, the draw odds' options and
+    # help are remembered, none drawn again.
     assert len(editor_partials._rows) == rendered
+    before = set(editor_partials._rows)
     change(client, saved, "remove main TS-002", saved.version + 3)
-    # One line (TS-002: 3 copies now) and its hint are new; the other 24 rows are not drawn again.
-    assert len(editor_partials._rows) == rendered + 2
+    # One line (TS-002: 3 copies now), its hint, and the draw odds' picker options that count it
+    # (the card, its groups: "… (3)") are new; the other rows are not drawn again.
+    new = [(key[0].name, dict(key[2])) for key in editor_partials._rows if key not in before]
+    assert [(name, values["line"].number) for name, values in new if name == "line"] == [("line", "TS-002")]
+    assert [(name, values["hint"][0]) for name, values in new if name == "why"] == [("why", "TS-002")]
+    assert sorted(values["option"].text for name, values in new if name == "group-option") == [
+        "Ember Squire 2 (3)",
+        "Units of level 1 or less (48)",
+        "Volnar cards (48)",
+    ]
+    assert len(new) == 5
