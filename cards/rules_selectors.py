@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from decks.rules.ruleset import RulesDataError, RulesInForce, in_force_on, rules_in_force
 from gatesite.errors import ApplicationError
 
-from .catalog import CatalogMemory, catalog_memory
+from .catalog import CatalogMemory, catalog_memory, catalog_remembered
 from .models import Geas, GeasRevision, Ruler, RulerRevision
 from .names import localized_name
 
@@ -23,6 +23,22 @@ def ruler_revision_in_force(*, ruler: Ruler, on: date) -> RulerRevision | None:
 
 def geas_revision_in_force(*, geas: Geas, on: date) -> GeasRevision | None:
     return geas.revisions.filter(effective_from__lte=on).order_by("-effective_from").first()
+
+
+def rulers_and_geases_by_id() -> tuple[dict[int, Ruler], dict[int, Geas]]:
+    """Every ruler and geas (with its ruler) by id, read once per catalog version in this process.
+
+    A deck names its ruler and geas by id: a saved deck read for its editor or its page takes them
+    from here rather than joining them on every request (they are a few dozen rows). Shared by
+    the requests of this process: read only.
+    """
+    return catalog_remembered(
+        ("rulers-and-geases-by-id",),
+        lambda: (
+            {ruler.pk: ruler for ruler in Ruler.objects.all()},
+            {geas.pk: geas for geas in Geas.objects.select_related("ruler")},
+        ),
+    )
 
 
 _R = TypeVar("_R", RulerRevision, GeasRevision)

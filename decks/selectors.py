@@ -12,6 +12,7 @@ from django.http import Http404
 
 from cards.games import game_get
 from cards.models import Printing
+from cards.rules_selectors import rulers_and_geases_by_id
 
 from .models import Deck, DeckCard, Section, Visibility
 
@@ -23,7 +24,7 @@ def deck_get_for_owner(*, public_id: str, user: Any, write: bool = False) -> Dec
     and when writing to a private deck (its existence is not revealed), PermissionDenied (403) when
     writing to an unlisted or public one.
     """
-    deck = Deck.objects.select_related("ruler", "geas").filter(public_id=public_id).first()
+    deck = _deck_with_rules(Deck.objects.filter(public_id=public_id))
     if deck is None:
         raise Http404("No such deck.")
     if not user.is_authenticated or deck.owner_id != user.pk:
@@ -33,12 +34,28 @@ def deck_get_for_owner(*, public_id: str, user: Any, write: bool = False) -> Dec
     return deck
 
 
+def _deck_with_rules(decks: QuerySet[Deck]) -> Deck | None:
+    """The one deck of `decks` (by its unique public id), its ruler and geas taken from the catalog memory.
+
+    What select_related("ruler", "geas") gave, without the join and its columns on every request
+    (nor the ordering of first(): a public id names one deck).
+    """
+    deck = next(iter(decks.order_by()[:1]), None)
+    if deck is not None:
+        rulers, geases = rulers_and_geases_by_id()
+        if deck.ruler_id is not None and deck.ruler_id in rulers:
+            deck.ruler = rulers[deck.ruler_id]
+        if deck.geas_id is not None and deck.geas_id in geases:
+            deck.geas = geases[deck.geas_id]
+    return deck
+
+
 def deck_get_for_viewer(*, public_id: str, user: Any) -> Deck:
     """The deck with this public id as `user` may read it: their own deck, or an unlisted or public one.
 
     Http404 for no such deck and for someone else's private deck (its existence is not revealed).
     """
-    deck = Deck.objects.select_related("ruler", "geas", "owner").filter(public_id=public_id).first()
+    deck = _deck_with_rules(Deck.objects.select_related("owner").filter(public_id=public_id))
     if deck is None or (deck.visibility == Visibility.PRIVATE and not deck_is_owned_by(deck=deck, user=user)):
         raise Http404("No such deck.")
     return deck

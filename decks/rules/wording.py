@@ -37,7 +37,14 @@ class Wording(str):
 
     def __new__(cls, template: str, values: Mapping[str, object] | None = None) -> Wording:
         values = MappingProxyType(dict(values or {}))
-        text = template % {k: english(v) for k, v in values.items()} if values else template
+        if not values:
+            text = template
+        elif any(isinstance(v, tuple) for v in values.values()):
+            text = template % {k: english(v) for k, v in values.items()}
+        else:
+            # `%(name)s` shows str(value), which is english(value) for anything but a tuple: made often
+            # (the editor judges a deck once per card shown), so without a copy of the values.
+            text = template % values
         self = super().__new__(cls, text)
         self.template = template
         self.values = values

@@ -72,14 +72,27 @@ def test_a_change_renders_only_the_rows_that_changed(client, saved, monkeypatch)
     assert len(editor_partials._rows) == rendered
     before = set(editor_partials._rows)
     change(client, saved, "remove main TS-002", saved.version + 3)
-    # One line (TS-002: 3 copies now), its hint, and the draw odds' picker options that count it
-    # (the card, its groups: "… (3)") are new; the other rows are not drawn again.
+    # What moved is drawn again: one line (TS-002: 3 copies now) and its hint, the draw odds' picker
+    # options that count it ("… (3)"), the deck size and level total meters, its level's bar and its
+    # faction's; the other rows (the other lines and hints, the other meters) are not.
     new = [(key[0].name, dict(key[2])) for key in editor_partials._rows if key not in before]
-    assert [(name, values["line"].number) for name, values in new if name == "line"] == [("line", "TS-002")]
-    assert [(name, values["hint"][0]) for name, values in new if name == "why"] == [("why", "TS-002")]
-    assert sorted(values["option"].text for name, values in new if name == "group-option") == [
-        "Ember Squire 2 (3)",
-        "Units of level 1 or less (48)",
-        "Volnar cards (48)",
+    drawn = sorted(
+        (
+            name,
+            getattr(value, "number", None) or getattr(value, "key", None) or getattr(value, "label", None) or value[0],
+        )
+        for name, values in new
+        for value in values.values()
+        if value is not True
+    )
+    assert drawn == [
+        ("curve-bar", "1"),
+        ("faction-bar", "Volnar"),
+        ("group-option", "card:Ember Squire 2"),
+        ("group-option", "faction:Volnar"),
+        ("group-option", "units-level-1"),
+        ("line", "TS-002"),
+        ("meter", "level"),
+        ("meter", "size"),
+        ("why", "TS-002"),
     ]
-    assert len(new) == 5

@@ -203,3 +203,31 @@ def test_every_page_with_the_panel_links_its_css_in_the_head(client, saved, user
     assert odds_css_in_head(client.get(ODDS).content.decode())
     panel = client.get(ODDS, headers={"HX-Request": "true"}).content.decode()
     assert "odds.css" not in panel  # the pages hold it; the swapped-in panel needs no second copy
+
+
+def test_each_chance_says_its_exact_fraction_and_the_help_follows_the_rules(client, deck_catalog):
+    # The cell titles are worded once per row (decks/odds/panel.py Chance), the help's words about the
+    # rules drawn once per rules (OddsHelp, partial_memo): neither may outlive what it says.
+    use_draft(client, DeckDraft(ruler="apprentice", main=legal_apprentice_main()))
+    html = client.get(ODDS, {"group": "card:Ember Squire 1", "k": "1"}, headers=HX).content.decode()
+    cells = re.findall(r'<td data-exact="(\d+/\d+)"[^>]*><span class="odds-p" title="([^"]*)">', html)
+    assert cells and all(title == f"exactly {fraction}" for fraction, title in cells)
+    assert "<strong>Seen</strong> means" in html
+    assert "The deck is the main deck as it is now (50 cards)." in html
+    assert "This ruler, by the rules in force on" in html
+
+    use_draft(client, DeckDraft(ruler="apprentice", main={**legal_apprentice_main(), "TS-001": 5}))
+    html = client.get(ODDS, {"group": "card:Ember Squire 1", "k": "1"}, headers=HX).content.decode()
+    assert "The deck is the main deck as it is now (51 cards)." in html  # not the help of the 50-card deck
+
+    use_draft(client, DeckDraft(ruler="knight", main=legal_apprentice_main()))
+    knight = client.get(ODDS, {"group": "card:Ember Squire 1", "k": "1"}, headers=HX).content.decode()
+    # Knight sees 4 at setup, Apprentice none: each ruler's help says its own numbers.
+    assert "Setup: sees 4 cards." in knight[knight.index('class="odds-help"') :]
+    assert "Setup: sees 4 cards." not in html[html.index('class="odds-help"') :]
+
+    client.cookies["django_language"] = "ja"
+    japanese = client.get(ODDS, {"group": "card:Ember Squire 1", "k": "1"}, headers=HX).content.decode()
+    titles = re.findall(r'class="odds-p" title="([^"]*)"', japanese)
+    assert titles and all(title.startswith("正確には ") for title in titles)
+    assert "<strong>Seen</strong> means" not in japanese  # the help in Japanese, not the English one remembered
