@@ -211,7 +211,8 @@ def test_each_chance_says_its_exact_fraction_and_the_help_follows_the_rules(clie
     use_draft(client, DeckDraft(ruler="apprentice", main=legal_apprentice_main()))
     html = client.get(ODDS, {"group": "card:Ember Squire 1", "k": "1"}, headers=HX).content.decode()
     cells = re.findall(r'<td data-exact="(\d+/\d+)"[^>]*><span class="odds-p" title="([^"]*)">', html)
-    assert cells and all(title == f"exactly {fraction}" for fraction, title in cells)
+    assert cells
+    assert all(title == f"exactly {fraction}" for fraction, title in cells)
     assert "<strong>Seen</strong> means" in html
     assert "The deck is the main deck as it is now (50 cards)." in html
     assert "This ruler, by the rules in force on" in html
@@ -229,5 +230,6 @@ def test_each_chance_says_its_exact_fraction_and_the_help_follows_the_rules(clie
     client.cookies["django_language"] = "ja"
     japanese = client.get(ODDS, {"group": "card:Ember Squire 1", "k": "1"}, headers=HX).content.decode()
     titles = re.findall(r'class="odds-p" title="([^"]*)"', japanese)
-    assert titles and all(title.startswith("正確には ") for title in titles)
+    assert titles
+    assert all(title.startswith("正確には ") for title in titles)
     assert "<strong>Seen</strong> means" not in japanese  # the help in Japanese, not the English one remembered
