@@ -26,6 +26,10 @@ def word(text: object) -> str:
     if isinstance(text, Violation):
         text = text.wording if text.wording is not None else text.message
     if isinstance(text, Wording):
+        if _english():
+            # The engine words in English already: its templates are the msgids (English has no catalog,
+            # locale/ holds ja only), its names the English ones. The panels word dozens per change.
+            return str.__str__(text)
         values = {key: _value(key, value) for key, value in text.values.items()}
         if "nth" in values and "n" in text.values and _japanese():
             # The engine's ordinal is English ("3rd"); a Japanese template counts with the plain number (3 番目).
@@ -62,3 +66,9 @@ def _value(key: str, value: object) -> str:
 
 def _japanese() -> bool:
     return (get_language() or "").split("-")[0] == "ja"
+
+
+def _english() -> bool:
+    """The source language (settings.LANGUAGE_CODE, "en"): gettext gives every template back unchanged."""
+    language = get_language()
+    return language is None or language == "en" or language.startswith("en-")

@@ -134,3 +134,15 @@ def test_a_saved_verdict_reason_reads_in_japanese_on_my_decks(client, user, rule
     assert f"Not legal since 2024-01-01: {reason}" in english.replace("&#x27;", "'")
     # A text no engine template matches is shown as it is.
     assert stored_wording("Something else entirely.") is None
+
+
+@pytest.mark.parametrize("violation", VIOLATIONS, ids=lambda v: v.rule)
+def test_in_english_a_wording_is_its_own_text(violation: Violation, monkeypatch) -> None:
+    # word() returns an English Wording's own text without wording it again (decks/wording.py): the
+    # same as translating its template and filling it with its values' English words would give.
+    with translation.override("en"):
+        fast = [word(violation), word(violation.source)]
+        monkeypatch.setattr("decks.wording._english", lambda: False)
+        slow = [word(violation), word(violation.source)]
+    assert fast == slow
+    assert fast[0] == violation.message
