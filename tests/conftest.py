@@ -181,3 +181,15 @@ def catalog_request_state_reset() -> Iterator[None]:
     catalog_request_reset()
     yield
     catalog_request_reset()
+
+
+@pytest.fixture(autouse=True)
+def language_reset() -> Iterator[None]:
+    """Each test starts in the default language: a request made with the test client leaves its language
+    active in the thread (LocaleMiddleware activates and never deactivates), which would change what
+    a later test's words, outside any request, read."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()

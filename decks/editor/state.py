@@ -114,7 +114,9 @@ class Bar:
     label: str
     count: int
     percent: int
-    detail: str = ""
+    # A faction's bar: how many of its copies are units and how many other cards (worded by the template).
+    units: int = 0
+    others: int = 0
 
 
 @dataclass(frozen=True)
@@ -238,7 +240,7 @@ def _faction_breakdown(deck: DeckSnapshot) -> list[Bar]:
     size = sum(e.count for e in deck.main) or 1
     totals = {f: units.get(f, 0) + others.get(f, 0) for f in {*units, *others}}
     return [
-        Bar(faction, total, round(100 * total / size), f"{units.get(faction, 0)} units, {others.get(faction, 0)} other")
+        Bar(faction, total, round(100 * total / size), units.get(faction, 0), others.get(faction, 0))
         for faction, total in sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))
     ]
 

@@ -73,10 +73,10 @@ def test_it_draws_a_level_curve_and_a_faction_breakdown(deck_catalog):
     state = deck_editor_state(draft=DeckDraft(ruler="apprentice", main={"TS-001": 4, "TS-100": 2, "TS-150": 2}))
 
     assert [(b.label, b.count, b.percent) for b in state.curve] == [("0", 0, 0), ("1", 6, 100), ("2", 2, 33)]
-    assert [(b.label, b.count, b.detail) for b in state.factions] == [
-        ("Volnar", 4, "4 units, 0 other"),
-        ("ATLAS", 2, "2 units, 0 other"),
-        ("Wonderverse", 2, "0 units, 2 other"),
+    assert [(b.label, b.count, b.units, b.others) for b in state.factions] == [
+        ("Volnar", 4, 4, 0),
+        ("ATLAS", 2, 2, 0),
+        ("Wonderverse", 2, 0, 2),
     ]
 
 
