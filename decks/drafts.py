@@ -244,7 +244,16 @@ def _draft_of_lines(*, lines: Iterable[tuple[str, str, int]], **fields: Any) -> 
     )
 
 
-def deck_draft_for_owner(*, public_id: str, user: Any) -> DeckDraft:
+@dataclass(frozen=True)
+class OwnedDraft:
+    """A saved deck as its owner's draft, with what the editor's links and forms name it by (public id, version)."""
+
+    public_id: str
+    version: int
+    draft: DeckDraft
+
+
+def deck_draft_for_owner(*, public_id: str, user: Any) -> OwnedDraft:
     """The deck of this public id as a draft, if `user` owns it: the deck, its rules and its lines in one query.
 
     For the card browser's searches, which read a saved deck many times between two changes and
@@ -257,7 +266,7 @@ def deck_draft_for_owner(*, public_id: str, user: Any) -> DeckDraft:
     q = connection.ops.quote_name
     deck, ruler, geas, line, printing = (q(model._meta.db_table) for model in (Deck, Ruler, Geas, DeckCard, Printing))
     sql = (
-        f"SELECT d.{q('owner_id')}, r.{q('slug')}, g.{q('slug')}, d.{q('attribute')}, d.{q('rules_date')}, "
+        f"SELECT d.{q('owner_id')}, d.{q('version')}, r.{q('slug')}, g.{q('slug')}, d.{q('attribute')}, d.{q('rules_date')}, "
         f"d.{q('name')}, d.{q('description')}, d.{q('game')}, p.{q('collector_number')}, l.{q('section')}, "
         f"l.{q('count')} FROM {deck} d LEFT JOIN {ruler} r ON r.{q('id')} = d.{q('ruler_id')} "
         f"LEFT JOIN {geas} g ON g.{q('id')} = d.{q('geas_id')} LEFT JOIN {line} l ON l.{q('deck_id')} = d.{q('id')} "
@@ -271,8 +280,8 @@ def deck_draft_for_owner(*, public_id: str, user: Any) -> DeckDraft:
     # As deck_get_for_owner reading: no such deck, or someone else's, is the same 404.
     if not rows or not (user.is_authenticated and rows[0][0] == user.pk):
         raise Http404("No such deck.")
-    _owner, ruler_slug, geas_slug, attribute, rules_date, name, description, game = rows[0][:8]
-    return _draft_of_lines(
+    _owner, version, ruler_slug, geas_slug, attribute, rules_date, name, description, game = rows[0][:9]
+    draft = _draft_of_lines(
         ruler=ruler_slug or "",
         geas=geas_slug,
         attribute=attribute,
@@ -283,6 +292,7 @@ def deck_draft_for_owner(*, public_id: str, user: Any) -> DeckDraft:
         game=game,
         lines=[(number, section, count) for *_deck, number, section, count in rows if number is not None],
     )
+    return OwnedDraft(public_id, version, draft)
 
 
 def deck_draft_new() -> DeckDraft:

@@ -266,10 +266,10 @@ def draft_cards(request: HttpRequest) -> HttpResponse:
 @require_GET
 def deck_cards(request: HttpRequest, public_id: str) -> HttpResponse:
     # The deck as a draft in one query (no model instance): a search shows its results and their hints only.
-    draft = deck_draft_for_owner(public_id=public_id, user=request.user)
+    owned = deck_draft_for_owner(public_id=public_id, user=request.user)
     if not request.htmx:
         return redirect(_with_query(reverse("decks:edit", args=[public_id]), request))
-    return _card_results(request, state=deck_judged(draft=draft), urls=_editor_urls(public_id))
+    return _card_results(request, state=deck_judged(draft=owned.draft), urls=_editor_urls(public_id))
 
 
 def _card_results(request: HttpRequest, *, state: JudgedDeck, urls: EditorUrls) -> HttpResponse:

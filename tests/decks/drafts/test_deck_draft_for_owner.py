@@ -36,7 +36,10 @@ def test_it_is_the_draft_deck_draft_of_makes_in_one_query(deck_catalog, user, dj
     deck = deck_create_from_draft(owner=user, draft=draft)
 
     with django_assert_num_queries(1):
-        mine = deck_draft_for_owner(public_id=deck.public_id, user=user)
+        owned = deck_draft_for_owner(public_id=deck.public_id, user=user)
+    mine = owned.draft
+
+    assert (owned.public_id, owned.version) == (deck.public_id, deck.version)
 
     assert mine == as_before(deck, user)
     assert mine.geas == "oath-of-the-lone-banner"
@@ -50,7 +53,7 @@ def test_it_is_the_draft_deck_draft_of_makes_in_one_query(deck_catalog, user, dj
 def test_an_empty_deck_with_no_geas_and_no_date(deck_catalog, user):
     deck = DeckFactory(owner=user)
 
-    mine = deck_draft_for_owner(public_id=deck.public_id, user=user)
+    mine = deck_draft_for_owner(public_id=deck.public_id, user=user).draft
 
     assert mine == as_before(deck, user)
     assert (mine.ruler, mine.geas, mine.rules_date, mine.main, mine.others) == ("apprentice", None, None, {}, {})
@@ -59,7 +62,7 @@ def test_an_empty_deck_with_no_geas_and_no_date(deck_catalog, user):
 def test_another_games_deck_has_its_sections_and_no_ruler(deck_catalog, game_catalog, user):
     deck = game_deck(user, runners_draft(), visibility="private")
 
-    mine = deck_draft_for_owner(public_id=deck.public_id, user=user)
+    mine = deck_draft_for_owner(public_id=deck.public_id, user=user).draft
 
     assert mine == as_before(deck, user)
     assert (mine.game, mine.ruler) == ("gaterunners", "")

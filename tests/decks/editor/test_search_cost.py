@@ -7,15 +7,18 @@ round: search"); a test fails when a search needs more.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from decks.drafts import deck_draft_of
-from decks.editor import views
+from decks.drafts import OwnedDraft, deck_draft_of
+from decks.editor import game_views, views
+from decks.editor.game_state import game_editor_state
 from decks.editor.state import deck_editor_state
-from decks.models import DeckDraft
+from decks.models import Deck, DeckDraft
 from decks.selectors import deck_get_for_owner
 from decks.services import deck_create_from_draft
-from tests.decks.factories import legal_apprentice_main
+from tests.decks.factories import gambit_draft, game_deck, legal_apprentice_main, runners_draft
 
 pytestmark = pytest.mark.django_db
 
@@ -90,7 +93,9 @@ def test_a_saved_decks_search_answers_as_the_whole_editor_state_did(client, save
     monkeypatch.setattr(
         views,
         "deck_draft_for_owner",
-        lambda *, public_id, user: deck_draft_of(deck=deck_get_for_owner(public_id=public_id, user=user)),
+        lambda *, public_id, user: OwnedDraft(
+            public_id, 0, deck_draft_of(deck=deck_get_for_owner(public_id=public_id, user=user))
+        ),
     )
     monkeypatch.setattr(views, "deck_judged", deck_editor_state)
 
@@ -108,3 +113,51 @@ def test_a_drafts_search_answers_as_the_whole_editor_state_did(client, deck_cata
 
     assert answers(client, "/decks/new/cards/") == cheap
     assert b"2 in deck" in cheap[0][0]
+
+
+# ---------------------------------------------------------------- the other games' editor: the same shape
+
+GAME_SEARCHES = ({"q": ""}, {"q": "imp"}, {"q": "t:hero"}, {"q": "", "offset": "30"}, {"q": "lv<=x"}, {"type": "unit"})
+
+
+def game_answers(client, path):
+    responses = [client.get(path, params, headers=HX) for params in GAME_SEARCHES]
+    assert all(r.status_code == 200 for r in responses)
+    # The form's CSRF token is masked afresh in every answer: the same token, other bytes.
+    return [re.sub(rb'name="csrfmiddlewaretoken" value="[^"]+"', b"CSRF", r.content) for r in responses]
+
+
+@pytest.mark.parametrize("draft", [gambit_draft, runners_draft])
+def test_a_saved_game_decks_search_answers_as_the_whole_editor_state_did(
+    client, rules, game_catalog, user, monkeypatch, django_assert_max_num_queries, draft
+):
+    client.force_login(user)
+    deck = game_deck(user, draft(), visibility="private")
+    path = f"/decks/{deck.public_id}/game/cards/"
+    cheap = game_answers(client, path)
+    with django_assert_max_num_queries(SAVED_SEARCH_QUERIES):
+        client.get(path, {"q": ""}, headers=HX)
+
+    # The search as it was: the deck's model instance (its version in the form), its lines, the editor's state.
+    monkeypatch.setattr(
+        game_views,
+        "deck_draft_for_owner",
+        lambda *, public_id, user: deck_get_for_owner(public_id=public_id, user=user),
+    )
+    monkeypatch.setattr(game_views, "game_deck_judged", game_editor_state)
+    monkeypatch.setattr(Deck, "draft", property(lambda deck: deck_draft_of(deck=deck)), raising=False)
+
+    assert game_answers(client, path) == cheap
+    assert f'name="base_version" value="{deck.version}"'.encode() in cheap[0]
+    assert any(b'data-addable="false"' in answer for answer in cheap)
+
+
+def test_a_game_drafts_search_answers_as_the_whole_editor_state_did(client, rules, game_catalog, monkeypatch):
+    client.get("/decks/new/", {"game": "rulers-gambit"})
+    client.post("/decks/new/game/change/", {"op": "add kingdom RGT-001"}, headers=HX)
+    cheap = game_answers(client, "/decks/new/game/cards/")
+
+    monkeypatch.setattr(game_views, "game_deck_judged", game_editor_state)
+
+    assert game_answers(client, "/decks/new/game/cards/") == cheap
+    assert b'name="game" value="rulers-gambit"' in cheap[0]
