@@ -45,7 +45,11 @@ def card_queryset() -> QuerySet[Card]:
 
 def card_facts(card: Card) -> CardFacts:
     """The engine's view of a card: from card_search()'s annotations (with_card_facts) or else from
-    card_queryset()'s prefetches; no query either way."""
+    card_queryset()'s prefetches; no query either way. Made once for a card card_search keeps in the
+    catalog memory (_cards_remembered)."""
+    remembered = card.__dict__.get(_REMEMBERED_FACTS)
+    if remembered is not None:
+        return remembered
     if hasattr(card, "facts_numbers"):
         faction = card.facts_faction
         attributes = frozenset(joined_values(card.facts_attributes))
@@ -288,6 +292,10 @@ def card_search_filter(cards: QuerySet[Card], *, query: str, game: str) -> Query
     return cards.filter(game_search_condition(chosen, game_query_parse(chosen, query)))
 
 
+# A remembered card's facts (card_facts), kept on the card: the remembered cards are shared and never changed.
+_REMEMBERED_FACTS = "remembered_facts"
+
+
 def _cards_remembered(ids: list[int]) -> list[Card]:
     """The cards of these ids with their facts (with_card_facts), in that order, from the catalog memory:
     a search's results are the same few thousand cards again and again, and building them cost as
@@ -298,6 +306,8 @@ def _cards_remembered(ids: list[int]) -> list[Card]:
     missing = [pk for pk in ids if pk not in memory.cards]
     if missing:
         for card in with_card_facts(Card.objects.defer(*SEARCH_COLUMNS)).filter(pk__in=missing):
+            # Its facts too, made once: the editor's browser asks for them on every search that shows it.
+            setattr(card, _REMEMBERED_FACTS, card_facts(card))
             memory.cards[card.pk] = card
     return [memory.cards[pk] for pk in ids if pk in memory.cards]
 

@@ -7,7 +7,7 @@ from django.test.utils import CaptureQueriesContext
 from cards.catalog import catalog_request_reset, catalog_request_start
 from cards.models import Card, CardType, card_search_columns
 from cards.search import Field
-from cards.selectors import card_facts, card_search
+from cards.selectors import card_facts, card_queryset, card_search
 from tests.cards.factories import AttributeFactory, CardFactory, CardSetFactory, FactionFactory, PrintingFactory
 
 pytestmark = pytest.mark.django_db
@@ -409,3 +409,11 @@ def test_the_pages_ids_are_the_orms_rows_in_its_order(catalog, query):
             terms, limit=limit, offset=offset
         )
     assert card_search_ids(terms, game="another-game", limit=100, offset=0) == []
+
+
+def test_a_remembered_cards_facts_are_made_once_and_are_its_facts(catalog):
+    first = card_search(query="", limit=30).cards
+    again = card_search(query="", limit=30).cards
+
+    assert [card_facts(card) for card in again] == [card_facts(card_queryset().get(pk=card.pk)) for card in first]
+    assert all(card_facts(a) is card_facts(b) for a, b in zip(first, again, strict=True))
