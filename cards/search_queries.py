@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.db import connection
 from django.db.models import Exists, Expression, F, Func, IntegerField, OuterRef, Q
 
 from .catalog import catalog_remembered
@@ -57,6 +58,7 @@ def card_filter_terms(
 
 
 _LEVEL_LOOKUPS = {"=": "exact", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}
+_LEVEL_OPERATORS = {op: op for op in _LEVEL_LOOKUPS}  # the SQL of each (only these: never the text typed)
 
 
 def card_search_condition(terms: tuple[Term, ...]) -> Q:
@@ -154,17 +156,117 @@ class _SearchRank(Func):
         (en, en_params), (ja, ja_params) = (compiler.compile(e) for e in self.get_source_expressions())
         if en_params or ja_params:  # columns compile to names; repeating them must not repeat parameters
             raise ValueError((en_params, ja_params))
-        like = connection.operators["contains"]
-        names_hold = " AND ".join(f"({en} {like} OR {ja} {like})" for _ in self.words)
-        sql = f"CASE WHEN ({en} = %s OR {ja} = %s) THEN 0 WHEN ({names_hold}) THEN 1 ELSE 2 END"
-        patterns = [f"%{connection.ops.prep_for_like_query(word)}%" for word in self.words]
-        return sql, [self.phrase, self.phrase, *(p for pattern in patterns for p in (pattern, pattern))]
+        return _rank_sql(en, ja, self.phrase, self.words)
+
+
+def _rank_sql(en: str, ja: str, phrase: str, words: tuple[str, ...]) -> tuple[str, list[Any]]:
+    """_SearchRank's SQL over the folded names' columns `en` and `ja` (SQL), and its parameters."""
+    like = connection.operators["contains"]
+    names_hold = " AND ".join(f"({en} {like} OR {ja} {like})" for _ in words)
+    sql = f"CASE WHEN ({en} = %s OR {ja} = %s) THEN 0 WHEN ({names_hold}) THEN 1 ELSE 2 END"
+    patterns = [_like_pattern(word) for word in words]
+    return sql, [phrase, phrase, *(p for pattern in patterns for p in (pattern, pattern))]
+
+
+def _like_pattern(word: str) -> str:
+    """The `contains` lookup's parameter: the word escaped for LIKE, between wildcards."""
+    return f"%{connection.ops.prep_for_like_query(word)}%"
+
+
+def _search_words(terms: tuple[Term, ...]) -> tuple[str, ...]:
+    """The words the order ranks names by: free text and name: terms, not negated ones."""
+    return tuple(str(t.value) for t in terms if t.field in (Field.TEXT, Field.NAME) and not t.negated)
 
 
 def card_search_order(terms: tuple[Term, ...]) -> list[Expression | str]:
-    """Exact folded name (EN or JA) first, then names holding every word, then the rest; by level, name."""
+    """Exact folded name (EN or JA) first, then names holding every word, then the rest; by level, name.
+
+    The ORM's spelling of the order card_search_ids writes in SQL, kept as its reference: the
+    tests compare the two (tests/cards/test_card_search_ids.py).
+    """
     by_level: list[Expression | str] = [F("level").asc(nulls_last=True), "name"]
-    words = tuple(str(t.value) for t in terms if t.field in (Field.TEXT, Field.NAME) and not t.negated)
+    words = _search_words(terms)
     if not words:
         return by_level
     return [_SearchRank(" ".join(words), words).asc(), *by_level]
+
+
+def card_search_ids(terms: tuple[Term, ...], *, game: str, limit: int, offset: int) -> list[int]:
+    """The ids of `game`'s cards matching all the terms, best first, `limit` of them from `offset`: one query.
+
+    The rows and order of Card.objects.filter(card_search_condition(terms) & Q(game=game))
+    .order_by(*card_search_order(terms)) (the tests compare them), in SQL written here: building
+    and compiling that queryset took several times the CPU of running it (1.4 ms against 0.17 for
+    `a:dragon lv>=3 -legend` over 20 000 printings), on every search of the editor's browser.
+    The same SQL as the ORM's, condition by condition (the same indexes serve it), negations
+    included: a negated test on a nullable column keeps its NULL rows, as ~Q does.
+    QueryError, as card_search_condition, for a faction, attribute or set that names nothing.
+    """
+    resolved = _card_search_names_resolve(terms)
+    q = connection.ops.quote_name
+    card = q(Card._meta.db_table)
+
+    def column(name: str) -> str:
+        return f"{card}.{q(name)}"
+
+    def contains(name: str) -> str:
+        cast = connection.ops.lookup_cast("contains", "TextField") % column(name)
+        return f"{cast} {connection.operators['contains']}"
+
+    def exists(model: Any, card_id: str, other: str, ids: list[int]) -> tuple[str, list[Any]]:
+        table = q(model._meta.db_table)
+        marks = ", ".join(["%s"] * len(ids))
+        return (
+            f"EXISTS(SELECT 1 FROM {table} U0 WHERE (U0.{q(other)} IN ({marks}) "
+            f"AND U0.{q(card_id)} = ({column('id')})) LIMIT 1)",
+            list(ids),
+        )
+
+    wheres: list[str] = []
+    params: list[Any] = []
+    for term in terms:
+        nullable = ""  # the column a negation must keep the NULL rows of
+        match term.field:
+            case Field.TEXT:
+                sql, args = contains("search_text"), [_like_pattern(str(term.value))]
+            case Field.NAME:
+                pattern = _like_pattern(str(term.value))
+                sql, args = f"({contains('search_name')} OR {contains('search_name_ja')})", [pattern, pattern]
+                if not term.negated:  # the trigram index on search_text narrows the rows first
+                    sql, args = f"{contains('search_text')} AND {sql}", [pattern, *args]
+            case Field.TYPE:
+                sql, args = f"{column('type')} = %s", [term.value]
+            case Field.LEVEL:
+                sql, args = f"{column('level')} {_LEVEL_OPERATORS[term.op]} %s", [term.value]
+                nullable = column("level")
+            case Field.CNT | Field.LEGEND:
+                sql, args = f"{column(term.field.value)} = %s", [True]
+            case Field.FACTION:
+                ids = resolved[term]
+                sql, args = f"{column('faction_id')} IN ({', '.join(['%s'] * len(ids))})", list(ids)
+                nullable = column("faction_id")
+            case Field.ATTRIBUTE:
+                sql, args = exists(Card.attributes.through, "card_id", "attribute_id", resolved[term])
+            case Field.SET:
+                sql, args = exists(Printing, "card_id", "card_set_id", resolved[term])
+            case _:  # pragma: no cover - every Field is handled above
+                raise AssertionError(term.field)
+        if term.negated:
+            sql = f"NOT ({sql} AND {nullable} IS NOT NULL)" if nullable else f"NOT ({sql})"
+        wheres.append(sql)
+        params.extend(args)
+    wheres.append(f"{column('game')} = %s")
+    params.append(game)
+    order = [f"{column('level')} ASC NULLS LAST", f"{column('name')} ASC"]
+    if not connection.features.supports_order_by_nulls_modifier:  # pragma: no cover - SQLite before 3.30
+        order[0] = f"{column('level')} IS NULL, {column('level')} ASC"
+    words = _search_words(terms)
+    if words:
+        rank, rank_params = _rank_sql(column("search_name"), column("search_name_ja"), " ".join(words), words)
+        order.insert(0, f"{rank} ASC")
+        params.extend(rank_params)
+    sql = f"SELECT {column('id')} FROM {card} WHERE {' AND '.join(wheres)} ORDER BY {', '.join(order)}"
+    sql += f" LIMIT {int(limit)}" + (f" OFFSET {int(offset)}" if offset else "")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return [pk for (pk,) in cursor.fetchall()]

@@ -29,8 +29,8 @@ from .models import (
     ImportJob,
     Printing,
 )
-from .search import CardQuery, QueryError, Term, parse_card_query
-from .search_queries import card_filter_terms, card_search_condition, card_search_order
+from .search import CardQuery, QueryError, parse_card_query
+from .search_queries import card_filter_terms, card_search_condition, card_search_ids
 
 
 def card_queryset() -> QuerySet[Card]:
@@ -45,7 +45,11 @@ def card_queryset() -> QuerySet[Card]:
 
 def card_facts(card: Card) -> CardFacts:
     """The engine's view of a card: from card_search()'s annotations (with_card_facts) or else from
-    card_queryset()'s prefetches; no query either way."""
+    card_queryset()'s prefetches; no query either way. Made once for a card card_search keeps in the
+    catalog memory (_cards_remembered)."""
+    remembered = card.__dict__.get(_REMEMBERED_FACTS)
+    if remembered is not None:
+        return remembered
     if hasattr(card, "facts_numbers"):
         faction = card.facts_faction
         attributes = frozenset(joined_values(card.facts_attributes))
@@ -227,15 +231,25 @@ def _card_search_default_game(
         parsed = parse_card_query(query)
     except QueryError as exc:
         return CardSearchResult(cards=[], total=0, error=exc.message, error_position=exc.position)
-    try:
-        terms = parsed.terms + card_filter_terms(**filters)
-        condition = card_search_condition(terms) & Q(game=default_game_slug())
-    except QueryError as exc:
-        return CardSearchResult(cards=[], total=0, error=exc.message, query=parsed, error_position=exc.position)
     limit = max(0, min(limit, CARD_SEARCH_MAX_LIMIT))
     offset = max(0, offset)
     cap = CARD_SEARCH_COUNT_CAP if count_cap is None else count_cap
-    cards, total, capped = _card_search_page(condition, terms, limit=limit, offset=offset, cap=cap)
+    # With a cap no further than the page, one card more is fetched instead of counting (it says whether there are more).
+    peek = 1 if cap <= offset + limit else 0
+    try:
+        terms = parsed.terms + card_filter_terms(**filters)
+        # The page's ids, in order; the cards themselves from the catalog memory (_cards_remembered).
+        ids = card_search_ids(terms, game=default_game_slug(), limit=limit + peek, offset=offset)
+    except QueryError as exc:
+        return CardSearchResult(cards=[], total=0, error=exc.message, query=parsed, error_position=exc.position)
+    cards = _cards_remembered(ids)
+    if peek:
+        more = len(cards) > limit
+        total = offset + (limit if more else len(cards))
+        return CardSearchResult(cards=cards[:limit], total=total, query=parsed, total_capped=more)
+    # The names were resolved by card_search_ids: the condition cannot fail now.
+    condition = card_search_condition(terms) & Q(game=default_game_slug())
+    total, capped = _card_search_total(condition, cards=len(cards), limit=limit, offset=offset, cap=cap)
     return CardSearchResult(cards=cards, total=total, query=parsed, total_capped=capped)
 
 
@@ -279,23 +293,8 @@ def card_search_filter(cards: QuerySet[Card], *, query: str, game: str) -> Query
     return cards.filter(game_search_condition(chosen, game_query_parse(chosen, query)))
 
 
-def _card_search_page(
-    condition: Q, terms: tuple[Term, ...], *, limit: int, offset: int, cap: int
-) -> tuple[list[Card], int, bool]:
-    """The page's cards, the total and whether it is capped; with a cap no further than the page, one
-    card more is fetched instead of counting (it says whether there are more)."""
-    peek = 1 if cap <= offset + limit else 0
-    # The page's ids, in order; the cards themselves from the catalog memory (_cards_remembered).
-    ids = list(
-        Card.objects.filter(condition)
-        .order_by(*card_search_order(terms))
-        .values_list("pk", flat=True)[offset : offset + limit + peek]
-    )
-    cards = _cards_remembered(ids)
-    if peek:
-        more = len(cards) > limit
-        return cards[:limit], offset + (limit if more else len(cards)), more
-    return cards, *_card_search_total(condition, cards=len(cards), limit=limit, offset=offset, cap=cap)
+# A remembered card's facts (card_facts), kept on the card: the remembered cards are shared and never changed.
+_REMEMBERED_FACTS = "remembered_facts"
 
 
 def _cards_remembered(ids: list[int]) -> list[Card]:
@@ -308,6 +307,8 @@ def _cards_remembered(ids: list[int]) -> list[Card]:
     missing = [pk for pk in ids if pk not in memory.cards]
     if missing:
         for card in with_card_facts(Card.objects.defer(*SEARCH_COLUMNS)).filter(pk__in=missing):
+            # Its facts too, made once: the editor's browser asks for them on every search that shows it.
+            setattr(card, _REMEMBERED_FACTS, card_facts(card))
             memory.cards[card.pk] = card
     return [memory.cards[pk] for pk in ids if pk in memory.cards]
 

@@ -18,7 +18,7 @@ from decks.rules.ruleset import RulesInForce
 from decks.rules.types import CardFacts
 from decks.wording import game_name
 
-from .state import DeckEditorState, dom_safe
+from .state import JudgedDeck, dom_safe
 
 
 @dataclass(frozen=True)
@@ -158,7 +158,7 @@ USABLE_WINDOW = 4
 
 def deck_card_browser(
     *,
-    state: DeckEditorState,
+    state: JudgedDeck,
     query: str = "",
     offset: int = 0,
     limit: int = BROWSER_PAGE_SIZE,
@@ -184,7 +184,7 @@ def deck_card_browser(
     return CardBrowserPage(rows, len(rows), offset, limit, result.error, more, step=looked_at)
 
 
-def _rows(state: DeckEditorState, cards: Sequence[Card], *, limit: int, usable: bool) -> tuple[list[BrowserRow], int]:
+def _rows(state: JudgedDeck, cards: Sequence[Card], *, limit: int, usable: bool) -> tuple[list[BrowserRow], int]:
     """The results (at most `limit`), and how many of `cards` were looked at to find them."""
     in_main = {e.card.name: e.printing for e in state.judgement.deck.main}
     over = _over_limit(state)
@@ -231,7 +231,7 @@ _Blockers = dict[tuple[CardFacts, str], tuple[str, ...]]
 _blockers: dict[Hashable, tuple[RulesInForce, _Blockers]] = {}
 
 
-def _remembered_blockers(state: DeckEditorState) -> _Blockers:
+def _remembered_blockers(state: JudgedDeck) -> _Blockers:
     """The blockers worked out before for this deck under these rules (a dict to add to, within bounds).
 
     Keyed by everything the judgement reads: the deck's entries (each with its card's facts, so an
@@ -249,17 +249,17 @@ def _remembered_blockers(state: DeckEditorState) -> _Blockers:
     return held[1]
 
 
-def _over_limit(state: DeckEditorState) -> set[str]:
+def _over_limit(state: JudgedDeck) -> set[str]:
     """The card names the deck holds too many copies of, from the deck's own report."""
     return {name for v in state.report.violations if v.rule == "max_copies" for name in v.cards}
 
 
-def _additions(state: DeckEditorState) -> Additions:
+def _additions(state: JudgedDeck) -> Additions:
     """The deck counted once, each shown card then tested against that count (decks.rules.hints)."""
     return Additions.of(state.judgement.deck, state.rules, state.report)
 
 
-def deck_card_hints(*, state: DeckEditorState, numbers: Sequence[str]) -> list[CardHint]:
+def deck_card_hints(*, state: JudgedDeck, numbers: Sequence[str]) -> list[CardHint]:
     """Fresh add-ability hints for printings the browser shows (after a change to the deck).
 
     Cheaper than searching again: the printings' facts in one flat query (none when the state

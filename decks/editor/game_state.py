@@ -30,31 +30,48 @@ GAME_BROWSER_PAGE_SIZE = 30
 
 
 @dataclass(frozen=True)
-class GameEditorState:
+class GameJudgedDeck:
+    """A game deck judged and its tally for the hints: what the card browser's results need.
+
+    A search shows only its results and their hints (game_deck_judged); the editor's page and its
+    changes draw the deck's sections, verdict and meters too (GameEditorState).
+    """
+
+    judgement: DraftJudgement
+    counted: Judging
+
+    @property
+    def draft(self) -> DeckDraft:
+        return self.judgement.draft
+
+    @property
+    def game(self) -> GameDefinition:
+        return self.judgement.game
+
+
+@dataclass(frozen=True)
+class GameEditorState(GameJudgedDeck):
     """A game deck judged, its view (sections, verdict, rules panel), meters and its tally for the hints."""
 
     view: GameDeckView
     meters: list[Meter]
-    counted: Judging
 
-    @property
-    def judgement(self) -> DraftJudgement:
-        return self.view.judgement
 
-    @property
-    def draft(self) -> DeckDraft:
-        return self.view.draft
-
-    @property
-    def game(self) -> GameDefinition:
-        return self.view.game
+def game_deck_judged(*, draft: DeckDraft) -> GameJudgedDeck:
+    """Judge a game draft (no query while the game's catalog is remembered) and count it once for the hints."""
+    judgement = deck_draft_judge(draft=draft)
+    return GameJudgedDeck(judgement, judging(judgement.game, judgement.deck))
 
 
 def game_editor_state(*, draft: DeckDraft) -> GameEditorState:
-    """Judge a game draft (no query while the game's catalog is remembered) and count it once for the hints."""
-    judgement = deck_draft_judge(draft=draft)
-    counted = judging(judgement.game, judgement.deck)
-    return GameEditorState(game_deck_view_of(judgement), game_meters(counted), counted)
+    """A game draft judged and counted (game_deck_judged), with its view and meters for the editor."""
+    judged = game_deck_judged(draft=draft)
+    return GameEditorState(
+        judgement=judged.judgement,
+        counted=judged.counted,
+        view=game_deck_view_of(judged.judgement),
+        meters=game_meters(judged.counted),
+    )
 
 
 @dataclass(frozen=True)
@@ -77,7 +94,7 @@ class GameCardHint:
         return not self.blockers
 
 
-def game_card_hints(*, state: GameEditorState, numbers: Iterable[str]) -> list[GameCardHint]:
+def game_card_hints(*, state: GameJudgedDeck, numbers: Iterable[str]) -> list[GameCardHint]:
     """A hint for each known printing among `numbers` (the printings the browser shows)."""
     game, counted = state.game, state.counted
     facts = game_card_facts(game)
@@ -120,7 +137,7 @@ class GameBrowser:
         return " ".join(row.hint.number for row in self.rows)
 
 
-def game_card_browser(*, state: GameEditorState, query: str, card_type: str, offset: int) -> GameBrowser:
+def game_card_browser(*, state: GameJudgedDeck, query: str, card_type: str, offset: int) -> GameBrowser:
     """A page of the game's cards matching the search (its own fields: `c:red`, `cost<=2`, `lv<=2`, …)."""
     game = state.game
     result = card_search(

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
-from decks.drafts import deck_draft_of
+from decks.drafts import OwnedDraft, deck_draft_for_owner, deck_draft_of
 from decks.models import Deck, DeckDraft
 from decks.odds.panel import odds_panel_context
 from decks.selectors import deck_get_for_owner
@@ -36,7 +36,14 @@ from . import views
 from .game_forms import GameCardSearchForm, GameChangeForm
 from .game_services import editor_game_deck_change, editor_game_draft_change
 from .game_session import session_game_draft, session_game_pick
-from .game_state import GameEditorState, game_card_browser, game_card_hints, game_editor_state
+from .game_state import (
+    GameEditorState,
+    GameJudgedDeck,
+    game_card_browser,
+    game_card_hints,
+    game_deck_judged,
+    game_editor_state,
+)
 from .session import SESSION_DRAFT
 
 TEMPLATE = "decks/editor/game_editor.html"
@@ -49,7 +56,7 @@ class GameEditorUrls:
     cards: str
 
 
-def _urls(deck: Deck | None, game: str) -> GameEditorUrls:
+def _urls(deck: Deck | OwnedDraft | None, game: str) -> GameEditorUrls:
     if deck is None:
         page = f"{reverse('decks:new')}?{urlencode({'game': game})}"
         return GameEditorUrls(page, reverse("decks:new-game-change"), reverse("decks:new-game-cards"))
@@ -89,7 +96,11 @@ def _page(request: HttpRequest, *, state: GameEditorState, deck: Deck | None, co
     return render(request, TEMPLATE, context, status=409 if conflict else 200)
 
 
-def _browser_context(*, state: GameEditorState, deck: Deck | None, search: GameCardSearchForm) -> dict[str, Any]:
+def _browser_context(
+    *, state: GameJudgedDeck, deck: Deck | OwnedDraft | None, search: GameCardSearchForm
+) -> dict[str, Any]:
+    """The card browser's results, their paging links and the game and deck (version) its form sends back:
+    all that `#card-results` draws (a search draws nothing else, so it needs the deck judged, not drawn)."""
     urls = _urls(deck, state.game.slug)
     browser = game_card_browser(state=state, **search.search())
     paging = {}
@@ -216,19 +227,20 @@ def draft_cards(request: HttpRequest) -> HttpResponse:
         game = draft.game if draft is not None else ""
         query = GameCardSearchForm(request.GET).querystring()
         return redirect(f"{reverse('decks:new')}?{urlencode({'game': game})}&{query}" if game else "decks:new")
-    return _card_results(request, state=game_editor_state(draft=draft), deck=None)
+    return _card_results(request, state=game_deck_judged(draft=draft), deck=None)
 
 
 @require_GET
 def deck_cards(request: HttpRequest, public_id: str) -> HttpResponse:
-    deck = deck_get_for_owner(public_id=public_id, user=request.user)
+    # The deck as a draft with its version in one query (no model instance): a search shows its results only.
+    owned = deck_draft_for_owner(public_id=public_id, user=request.user)
     if not request.htmx:
         query = GameCardSearchForm(request.GET).querystring()
         return redirect(f"{reverse('decks:edit', args=[public_id])}?{query}")
-    return _card_results(request, state=game_editor_state(draft=deck_draft_of(deck=deck)), deck=deck)
+    return _card_results(request, state=game_deck_judged(draft=owned.draft), deck=owned)
 
 
-def _card_results(request: HttpRequest, *, state: GameEditorState, deck: Deck | None) -> HttpResponse:
+def _card_results(request: HttpRequest, *, state: GameJudgedDeck, deck: OwnedDraft | None) -> HttpResponse:
     context = _browser_context(state=state, deck=deck, search=GameCardSearchForm(request.GET))
     return render(request, f"{TEMPLATE}#card-results", context)
 

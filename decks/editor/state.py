@@ -120,18 +120,15 @@ class Bar:
 
 
 @dataclass(frozen=True)
-class DeckEditorState:
-    """Everything the editor shows of a draft: one place turns a draft into the page."""
+class JudgedDeck:
+    """A draft judged, and the copies of each card name in it: what the card browser's results need.
+
+    A search shows only its results and their hints: it judges the deck but draws none of the
+    editor's other regions (deck_judged); the editor's page and its changes draw them all
+    (DeckEditorState).
+    """
 
     judgement: DraftJudgement
-    meters: list[Meter]
-    groups: list[LineGroup]
-    resources: list[DeckLine]
-    considering: list[DeckLine]
-    show_resources: bool
-    curve: list[Bar]
-    factions: list[Bar]
-    proposal: AttributeProposal | None
     # Copies of each card name in the deck and resources (what the card browser says is "in deck").
     copies: dict[str, int]
 
@@ -151,6 +148,20 @@ class DeckEditorState:
     def report(self) -> Report:
         return self.judgement.report
 
+
+@dataclass(frozen=True)
+class DeckEditorState(JudgedDeck):
+    """Everything the editor shows of a draft: one place turns a draft into the page."""
+
+    meters: list[Meter]
+    groups: list[LineGroup]
+    resources: list[DeckLine]
+    considering: list[DeckLine]
+    show_resources: bool
+    curve: list[Bar]
+    factions: list[Bar]
+    proposal: AttributeProposal | None
+
     @property
     def profile(self) -> Any:
         """The ruler object in force (patched by the geas): life, ATK, STK, zones, setup, …"""
@@ -161,14 +172,29 @@ class DeckEditorState:
         return self.report.summary.size
 
 
+def deck_judged(*, draft: DeckDraft, today: date | None = None, also: Iterable[str] = ()) -> JudgedDeck:
+    """Judge a draft for the card browser: the judgement and the copies of each name, nothing drawn.
+
+    `also`: printings the card browser shows, whose facts deck_card_hints will need (fetched
+    with the draft's, see deck_draft_judge).
+    """
+    judgement = deck_draft_judge(draft=draft, today=today, also=also)
+    return JudgedDeck(judgement=judgement, copies=_copies(judgement))
+
+
+def _copies(judgement: DraftJudgement) -> dict[str, int]:
+    copies: dict[str, int] = {}
+    for entry in (*judgement.deck.main, *judgement.deck.resources):
+        copies[entry.card.name] = copies.get(entry.card.name, 0) + entry.count
+    return copies
+
+
 def deck_editor_state(*, draft: DeckDraft, today: date | None = None, also: Iterable[str] = ()) -> DeckEditorState:
     """Judge a draft and shape it for the editor: grouped deck, meters, charts, attribute proposal.
 
     `also`: printings the card browser shows, whose facts deck_card_hints will need (fetched
     with the draft's, see deck_draft_judge).
     """
-    # Imported here: decks.selectors imports this module (the deck page and the text import judge
-    # a deck the same way), so this one must not import decks.selectors while it loads.
     judgement = deck_draft_judge(draft=draft, today=today, also=also)
     report, rules = judgement.report, judgement.choice.rules
     named: dict[str, list[str]] = {}
@@ -193,11 +219,9 @@ def deck_editor_state(*, draft: DeckDraft, today: date | None = None, also: Iter
         for card_type, label in _TYPE_GROUPS
     ]
     resources = lines("resources")
-    copies: dict[str, int] = {}
-    for entry in (*judgement.deck.main, *judgement.deck.resources):
-        copies[entry.card.name] = copies.get(entry.card.name, 0) + entry.count
     return DeckEditorState(
         judgement=judgement,
+        copies=_copies(judgement),
         meters=deck_meters(judgement.deck, rules),
         groups=[g for g in groups if g.lines],
         resources=resources,
@@ -206,7 +230,6 @@ def deck_editor_state(*, draft: DeckDraft, today: date | None = None, also: Iter
         curve=_level_curve(judgement.deck),
         factions=_faction_breakdown(judgement.deck),
         proposal=propose_attribute(judgement.deck, rules),
-        copies=copies,
     )
 
 

@@ -10,8 +10,9 @@ redirected back to the page.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -23,7 +24,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import replace_url, reswap, retarget
 
-from decks.drafts import deck_draft_new, deck_draft_of
+from decks.drafts import deck_draft_for_owner, deck_draft_new, deck_draft_of
 from decks.models import Deck, DeckDraft
 from decks.odds.panel import odds_panel_context
 from decks.selectors import deck_get_for_owner
@@ -41,9 +42,10 @@ from .session import (
     replaced_draft,
     session_draft,
 )
-from .state import DeckEditorState, card_filter_choices, deck_editor_state, deck_rules_options
+from .state import DeckEditorState, JudgedDeck, card_filter_choices, deck_editor_state, deck_judged, deck_rules_options
 
 TEMPLATE = "decks/editor/editor.html"
+Judged = TypeVar("Judged", bound=JudgedDeck)
 
 
 @dataclass(frozen=True)
@@ -54,24 +56,30 @@ class EditorUrls:
 
 
 def _urls(deck: Deck | None) -> EditorUrls:
-    if deck is None:
+    return _editor_urls(deck.public_id if deck is not None else None)
+
+
+def _editor_urls(public_id: str | None) -> EditorUrls:
+    """The editor's addresses: the session draft's (None) or a saved deck's."""
+    if public_id is None:
         return EditorUrls(reverse("decks:new"), reverse("decks:new-change"), reverse("decks:new-cards"))
-    args = [deck.public_id]
+    args = [public_id]
     return EditorUrls(
         reverse("decks:edit", args=args), reverse("decks:change", args=args), reverse("decks:cards", args=args)
     )
 
 
-def _session_draft_state(request: HttpRequest) -> DeckEditorState:
-    """The session draft judged; a draft the rules can no longer judge is replaced by a new one."""
+def _session_draft_state(request: HttpRequest, judged: Callable[..., Judged] = deck_editor_state) -> Judged:
+    """The session draft judged (for the editor, or by deck_judged for a search); a draft the rules can
+    no longer judge is replaced by a new one."""
     try:
-        return deck_editor_state(draft=session_draft(request))
+        return judged(draft=session_draft(request))
     except ApplicationError as exc:
         request.session.pop(SESSION_DRAFT, None)
         messages.warning(
             request, _("Your draft could not be opened (%(problem)s); here is a new one.") % {"problem": exc.message}
         )
-        return deck_editor_state(draft=deck_draft_new())
+        return judged(draft=deck_draft_new())
 
 
 # ---------------------------------------------------------------- pages
@@ -117,16 +125,18 @@ def _context(
     from cards.search import SEARCH_HELP
 
     return {
-        **_browser_context(state=state, deck=deck, filters=filters),
+        "editor": state,
+        "deck": deck,
+        **_browser_context(state=state, urls=_urls(deck), filters=filters),
         "options": deck_rules_options(choice=state.choice) if rules_changed else None,
         "rules_changed": rules_changed,
         "search_help": SEARCH_HELP,
     }
 
 
-def _browser_context(*, state: DeckEditorState, deck: Deck | None, filters: CardFilterForm) -> dict[str, Any]:
-    """The card browser's results and their paging links (each with a real href)."""
-    urls = _urls(deck)
+def _browser_context(*, state: JudgedDeck, urls: EditorUrls, filters: CardFilterForm) -> dict[str, Any]:
+    """The card browser's results and their paging links (each with a real href): all that
+    `#card-results` draws (a search draws nothing else, so it needs the deck judged, not drawn)."""
     browser = deck_card_browser(state=state, **filters.search_kwargs())
     paging = {}
     for which, offset in (("previous", browser.previous_offset), ("next", browser.next_offset)):
@@ -135,8 +145,6 @@ def _browser_context(*, state: DeckEditorState, deck: Deck | None, filters: Card
             paging[f"{which}_page"] = f"{urls.page}?{query}"
             paging[f"{which}_cards"] = f"{urls.cards}?{query}"
     return {
-        "editor": state,
-        "deck": deck,
         "urls": urls,
         "filters": filters,
         "browse": filters.querystring(offset=browser.offset),
@@ -252,19 +260,21 @@ def _conflict(request: HttpRequest, public_id: str, exc: StaleDeck) -> HttpRespo
 def draft_cards(request: HttpRequest) -> HttpResponse:
     if not request.htmx:
         return redirect(_with_query(reverse("decks:new"), request))
-    return _card_results(request, state=_session_draft_state(request), deck=None)
+    return _card_results(request, state=_session_draft_state(request, deck_judged), urls=_editor_urls(None))
 
 
 @require_GET
 def deck_cards(request: HttpRequest, public_id: str) -> HttpResponse:
-    deck = deck_get_for_owner(public_id=public_id, user=request.user)
+    # The deck as a draft in one query (no model instance): a search shows its results and their hints only.
+    owned = deck_draft_for_owner(public_id=public_id, user=request.user)
     if not request.htmx:
         return redirect(_with_query(reverse("decks:edit", args=[public_id]), request))
-    return _card_results(request, state=deck_editor_state(draft=deck_draft_of(deck=deck)), deck=deck)
+    return _card_results(request, state=deck_judged(draft=owned.draft), urls=_editor_urls(public_id))
 
 
-def _card_results(request: HttpRequest, *, state: DeckEditorState, deck: Deck | None) -> HttpResponse:
-    context = _browser_context(state=state, deck=deck, filters=CardFilterForm(request.GET))
+def _card_results(request: HttpRequest, *, state: JudgedDeck, urls: EditorUrls) -> HttpResponse:
+    """A search's answer: `#card-results` only, drawn from the deck judged (none of the editor's other regions)."""
+    context = _browser_context(state=state, urls=urls, filters=CardFilterForm(request.GET))
     response = render(request, f"{TEMPLATE}#card-results", context)
     # The address bar follows the search (filters, usable-only, grid): a reload or a shared link keeps it.
     browse = context["browse"]

@@ -7,7 +7,7 @@ from django.test.utils import CaptureQueriesContext
 from cards.catalog import catalog_request_reset, catalog_request_start
 from cards.models import Card, CardType, card_search_columns
 from cards.search import Field
-from cards.selectors import card_facts, card_search
+from cards.selectors import card_facts, card_queryset, card_search
 from tests.cards.factories import AttributeFactory, CardFactory, CardSetFactory, FactionFactory, PrintingFactory
 
 pytestmark = pytest.mark.django_db
@@ -347,3 +347,73 @@ def test_free_text_and_name_terms_use_the_trigram_index():
                 cursor.execute(f"EXPLAIN {sql}")
                 plan = "\n".join(row[0] for row in cursor.fetchall())
             assert "cards_card_search_text_trgm" in plan, f"{query}:\n{plan}"
+
+
+# ---------------------------------------------------------------- the page's ids in SQL: the ORM's rows and order
+
+ORM_COMPARED = [
+    "",
+    "dragon",
+    "DRAGON -fire",
+    "deal damage",
+    '"deal 2 damage"',
+    "ドラゴン",
+    "name:dragon",
+    "name:どらごん -a:dragon",
+    "-name:dragon lv<=2",
+    "f:vol",
+    "-f:volnar",
+    "f:volnar f:atlas",
+    "t:unit lv<=3 -cnt",
+    "-t:unit -legend",
+    "lv<1",
+    "lv>3",
+    "lv=3",
+    "-lv>=1",
+    "a:drag",
+    "-a:knight dragon",
+    "cnt",
+    "-cnt",
+    "legend set:gb01",
+    "-set:ps01",
+    "name:dragon -a:dragon -legend",
+    "dragon 100%_",  # LIKE's wildcards are matched as typed
+]
+
+
+def orm_ids(terms, *, limit=None, offset=0):
+    from django.db.models import Q
+
+    from cards.search_queries import card_search_condition, card_search_order
+
+    ids = (
+        Card.objects.filter(card_search_condition(terms) & Q(game="gate-ruler"))
+        .order_by(*card_search_order(terms))
+        .values_list("pk", flat=True)
+    )
+    return list(ids[offset : None if limit is None else offset + limit])
+
+
+@pytest.mark.parametrize("query", ORM_COMPARED)
+def test_the_pages_ids_are_the_orms_rows_in_its_order(catalog, query):
+    from cards.search import parse_card_query
+    from cards.search_queries import card_search_ids
+
+    CardFactory(name="Dragon 100%_", text="Pays 100% of the cost.")  # (Spark, an energy card, has no level)
+    terms = parse_card_query(query).terms
+
+    everything = card_search_ids(terms, game="gate-ruler", limit=100, offset=0)
+    assert everything == orm_ids(terms)
+    for offset, limit in ((0, 2), (2, 3), (5, 0), (50, 10)):
+        assert card_search_ids(terms, game="gate-ruler", limit=limit, offset=offset) == orm_ids(
+            terms, limit=limit, offset=offset
+        )
+    assert card_search_ids(terms, game="another-game", limit=100, offset=0) == []
+
+
+def test_a_remembered_cards_facts_are_made_once_and_are_its_facts(catalog):
+    first = card_search(query="", limit=30).cards
+    again = card_search(query="", limit=30).cards
+
+    assert [card_facts(card) for card in again] == [card_facts(card_queryset().get(pk=card.pk)) for card in first]
+    assert all(card_facts(a) is card_facts(b) for a, b in zip(first, again, strict=True))

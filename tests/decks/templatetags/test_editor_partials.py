@@ -129,3 +129,31 @@ def test_a_result_is_drawn_anew_in_another_language():
         japanese = memo("result", row=result_row(blockers=["Legend: 1 copy allowed"]), view="list")
         assert japanese == fresh(result_row(blockers=["Legend: 1 copy allowed"]), "list")
     assert japanese != english
+
+
+# ---------------------------------------------------------------- a page of results in one tag
+
+
+def memo_each(rows: list, view: str) -> str:
+    loop = engines["django"].from_string(
+        '{% load editor_partials %}{% partial_memo_each "result" "row" rows view=view %}'
+    )
+    loop.template.origin.template_name = PAGE
+    return loop.render({"rows": rows, "view": view})
+
+
+def test_a_page_of_results_is_each_result_drawn_in_turn(monkeypatch):
+    from decks.templatetags import editor_partials
+
+    rows = [result_row(**changes) for changes in [{}, *CHANGES]]
+    for view in ("list", "grid"):
+        monkeypatch.setattr(editor_partials, "_rows", {})
+        page = memo_each(rows, view)
+        drawn = len(editor_partials._rows)
+
+        assert page == "".join(fresh(row, view) for row in rows)
+        assert drawn == len(rows)
+        # The same rows, remembered under the keys partial_memo uses: one by one, none drawn again.
+        assert "".join(memo("result", row=row, view=view) for row in rows) == page
+        assert len(editor_partials._rows) == drawn
+    assert memo_each([], "list") == ""
