@@ -84,7 +84,8 @@ def clicks_run(base: str, username: str, password: str, edit_path: str, clicks: 
         page.goto(f"{base}/accounts/login/")
         page.fill("input[name=username]", username)
         page.fill("input[name=password]", password)
-        page.click("form [type=submit]")
+        # The login form's own button (the header's language switch is a form too).
+        page.click("form.stacked [type=submit]")
         page.goto(f"{base}{edit_path}")
         page.wait_for_load_state("networkidle")
         sent: list[str] = []

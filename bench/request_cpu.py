@@ -99,36 +99,31 @@ def calls(client: object, editor_client: object, editor: object) -> dict[str, Ca
         if not response.json()["legal"]:
             raise SystemExit("validate: the deck is not legal")
 
-    def change() -> None:
-        op = f"{'add' if state['add'] else 'remove'} main {shown.split()[0]}"
+    def post_change(op: str, what: str) -> None:
         data = {"op": op, "base_version": state["version"], "browse": "", "offset": 0, "shown": shown}
         response = editor_client.post(editor.change_path, data, headers=hx)  # type: ignore[attr-defined]
-        _ok(response, "change")
+        _ok(response, what)
         if "deckChanged" in response.headers.get("HX-Trigger", ""):
             # Code before issue 15: the click's second request, the draw odds asking again.
             _ok(editor_client.get(f"/decks/{editor.public_id}/odds/", headers=hx), "odds")  # type: ignore[attr-defined]
         state["version"] += 1
+
+    def change() -> None:
+        post_change(f"{'add' if state['add'] else 'remove'} main {shown.split()[0]}", "change")
         state["add"] = not state["add"]
 
     # Printings of the bench's game not in the deck, each added once and taken out again (FIFO).
     fresh = _fresh_numbers(editor)
-    flow: dict[str, object] = {"next": 0, "in": []}
+    added: list[str] = []
+    taken = [0]
 
     def change_new() -> None:
-        added: list[str] = flow["in"]  # type: ignore[assignment]
         if len(added) < 2:
-            number = fresh[flow["next"] % len(fresh)]  # type: ignore[operator]
-            flow["next"] = flow["next"] + 1  # type: ignore[operator]
-            added.append(number)
-            op = f"add main {number}"
+            added.append(fresh[taken[0] % len(fresh)])
+            taken[0] += 1
+            post_change(f"add main {added[-1]}", "change (every deck new)")
         else:
-            op = f"remove main {added.pop(0)}"
-        data = {"op": op, "base_version": state["version"], "browse": "", "offset": 0, "shown": shown}
-        response = editor_client.post(editor.change_path, data, headers=hx)  # type: ignore[attr-defined]
-        _ok(response, "change (every deck new)")
-        if "deckChanged" in response.headers.get("HX-Trigger", ""):
-            _ok(editor_client.get(f"/decks/{editor.public_id}/odds/", headers=hx), "odds")  # type: ignore[attr-defined]
-        state["version"] += 1
+            post_change(f"remove main {added.pop(0)}", "change (every deck new)")
 
     def ruler() -> None:
         _ok(client.get("/api/v1/rulers/apprentice/"), "rulers")  # type: ignore[attr-defined]
