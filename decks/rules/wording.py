@@ -29,6 +29,24 @@ def english(value: object) -> str:
     return str(value)
 
 
+# Wordings made before, by template and values: the editor judges a deck once for each card its browser
+# shows, making the same few messages (the deck's size, a rule's source) dozens of times per change.
+# A Wording never changes once made, so the one made first serves again. Bounded: cleared when full.
+MAX_REMEMBERED = 10_000
+_made: dict[tuple[str, tuple[tuple[str, object], ...]], Wording] = {}
+
+
+def _identity(value: object) -> object:
+    """A value as part of a Wording's key: a nested Wording by its template and values, not its English text
+    (two wordings of one English text could read differently in another language)."""
+    if isinstance(value, Wording):
+        return (Wording, value.template, tuple((k, _identity(v)) for k, v in value.values.items()))
+    if isinstance(value, tuple):
+        return tuple(_identity(v) for v in value)
+    # By type too: 1, 1.0 and True are equal keys but read "1", "1.0" and "True".
+    return value if type(value) is str else (type(value), value)
+
+
 class Wording(str):
     """A message template (marked with gettext_noop) and the values it is filled with; its str is the English text."""
 
@@ -36,18 +54,30 @@ class Wording(str):
     values: Mapping[str, object]
 
     def __new__(cls, template: str, values: Mapping[str, object] | None = None) -> Wording:
+        key = None
+        if values and cls is Wording:
+            try:
+                key = (template, tuple((k, _identity(v)) for k, v in values.items()))
+                made = _made.get(key)
+            except TypeError:  # a value that cannot be a key (a list): made afresh
+                key = made = None
+            if made is not None:
+                return made
         values = MappingProxyType(dict(values or {}))
         if not values:
             text = template
         elif any(isinstance(v, tuple) for v in values.values()):
             text = template % {k: english(v) for k, v in values.items()}
         else:
-            # `%(name)s` shows str(value), which is english(value) for anything but a tuple: made often
-            # (the editor judges a deck once per card shown), so without a copy of the values.
+            # `%(name)s` shows str(value), which is english(value) for anything but a tuple.
             text = template % values
         self = super().__new__(cls, text)
         self.template = template
         self.values = values
+        if key is not None:
+            if len(_made) >= MAX_REMEMBERED:
+                _made.clear()
+            _made[key] = self
         return self
 
     def __reduce__(self) -> tuple[object, ...]:

@@ -46,3 +46,28 @@ def test_the_values_cannot_be_changed_afterwards() -> None:
     with pytest.raises(TypeError):
         wording.values["n"] = 2  # type: ignore[index]
     assert wording.values["n"] == 1
+
+
+def test_the_same_template_and_values_give_the_one_wording_made_first() -> None:
+    # Made again and again while the editor judges a deck per card shown: the one made first serves.
+    first = Wording("The deck has %(size)s cards", {"size": 51})
+    again = Wording("The deck has %(size)s cards", {"size": 51})
+    assert again is first
+    assert Wording("The deck has %(size)s cards", {"size": 52}) == "The deck has 52 cards"
+
+
+def test_values_equal_as_keys_but_read_differently_make_their_own_wordings() -> None:
+    assert Wording("%(n)s", {"n": 1}) == "1"
+    assert Wording("%(n)s", {"n": True}) == "True"
+    assert Wording("%(n)s", {"n": 1.0}) == "1.0"
+    # A nested wording counts by its template, not its English text.
+    plain = Wording("%(a)s", {"a": Wording("Volnar")})
+    templated = Wording("%(a)s", {"a": Wording("%(f)s", {"f": "Volnar"})})
+    assert plain == templated == "Volnar"
+    assert plain is not templated
+    assert templated.values["a"].template == "%(f)s"
+
+
+def test_a_value_that_cannot_be_a_key_still_makes_a_wording() -> None:
+    wording = Wording("%(cards)s", {"cards": ["A", "B"]})
+    assert wording == "['A', 'B']"
