@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from hashlib import blake2b
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 
 from cards.models import Card
 from cards.names import attribute_names_ordered
@@ -44,6 +45,25 @@ class CardHint:
     def memo_key(self) -> tuple[Any, ...]:
         """Everything the hint shows, hashable (templatetags/editor_partials.py keeps it rendered by this)."""
         return (self.number, self.in_deck, tuple(self.blockers), self.over_limit)
+
+    @property
+    def digest(self) -> str:
+        """What the hint shows, in a few characters (its element's data-digest): the page sends back those
+        of the hints it shows, and a change's answer redraws only the hints whose digest differs
+        (hints_changed). The same for a result's hint (BrowserRow) as for a change's (CardHint)."""
+        shown = (get_language(), self.number, self.in_deck, tuple(self.blockers), self.over_limit)
+        return blake2b(repr(shown).encode(), digest_size=8).hexdigest()
+
+
+def hints_changed(hints: Sequence[CardHint], shown: str | None) -> list[CardHint]:
+    """The hints that differ from those the page shows: `shown` is the page's "ref:digest" of each hint it
+    shows, space-separated (editor.js sends it along with a change), or None when the page did not
+    say (then every hint is redrawn). A player adding cards to a deck short of its size changes the
+    hint of the card added and few others: the browser then swaps a few hints instead of thirty."""
+    if shown is None:
+        return list(hints)
+    showing = dict(pair.partition(":")[::2] for pair in shown.split())
+    return [hint for hint in hints if showing.get(hint.ref) != hint.digest]
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ from decks.selectors import deck_get_for_owner
 from decks.services import StaleDeck, deck_create_from_draft, deck_delete
 from gatesite.errors import ApplicationError
 
-from .browser import deck_card_browser, deck_card_hints
+from .browser import deck_card_browser, deck_card_hints, hints_changed
 from .forms import CardFilterForm, DeckChangeForm, DeckSaveForm
 from .services import RENAME, RULES_ACTIONS, editor_deck_change, editor_draft_change
 from .session import (
@@ -215,7 +215,10 @@ def _changed(
             "deck": deck,
             "urls": _urls(deck),
             "browse": filters.querystring(offset=filters.search_kwargs()["offset"]),
-            "hints": deck_card_hints(state=state, numbers=request.POST.get("shown", "").split()),
+            "hints": hints_changed(
+                deck_card_hints(state=state, numbers=request.POST.get("shown", "").split()),
+                request.POST.get("hinted"),
+            ),
             "rules_changed": False,
         }
     context["header_changed"] = action in RULES_ACTIONS or action == RENAME

@@ -167,6 +167,15 @@
     if (event.detail.elt.id === "change-form" && submitter && submitter.name === "op") {
       event.detail.parameters.op = submitter.value;
     }
+    if (event.detail.elt.id === "change-form") {
+      // The hints this page shows, each by its digest: the answer redraws only those that change
+      // (decks/editor/browser.py hints_changed), not every hint of the results shown.
+      var shown = [];
+      document.querySelectorAll("#card-results .hint[data-digest]").forEach(function (hint) {
+        shown.push(hint.id.slice(4) + ":" + hint.getAttribute("data-digest"));
+      });
+      event.detail.parameters.hinted = shown.join(" ");
+    }
   });
 
   // ---------------------------------------------------------------- after a swap

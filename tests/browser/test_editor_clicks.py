@@ -178,3 +178,29 @@ def test_a_save_conflict_is_a_toast_in_view_whose_one_action_reloads_the_deck(pa
     expect(page.locator('#deck-list [data-row][data-number="2025PS01-025"]')).to_have_attribute("data-count", "1")
     expect(page.get_by_test_id("conflict")).to_have_count(0)
     assert deck_draft_of(deck=deck).main["2025PS01-001"] == 4  # the refused change was not made
+
+
+def test_a_change_swaps_only_the_hints_it_changed(page: Any) -> None:
+    # editor.js sends the digests of the hints the page shows; the answer redraws the hints that
+    # differ (decks/editor/browser.py hints_changed). The others stay the very same elements.
+    from playwright.sync_api import expect
+
+    page.goto("/decks/new/")
+    page.get_by_label("Search cards", exact=True).fill(QUERY)
+    expect(page.locator("#card-results")).to_have_attribute("data-q", QUERY)
+    hints = page.locator("#card-results .hint")
+    shown = hints.count()
+    assert shown > 5
+    page.evaluate("document.querySelectorAll('#card-results .hint').forEach(h => { h.kept = true; })")
+    first = page.locator("#card-results [data-row]").first
+    number = first.get_attribute("data-number")
+
+    first.get_by_role("button", name=re.compile(r"^\+ Add$")).click()
+
+    expect(first.locator(".hint")).to_contain_text("1 in deck")
+    expect(page.locator("#deck-heading .heading-count")).to_contain_text("1/")
+    kept = page.evaluate(
+        "[...document.querySelectorAll('#card-results .hint')].map(h => [h.closest('[data-row]').dataset.number, !!h.kept])"
+    )
+    assert len(kept) == shown
+    assert [n for n, same in kept if not same] == [number]

@@ -7,6 +7,8 @@ their own (they reuse the change's judgement), and rows that did not change are 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from decks.models import DeckDraft
@@ -18,9 +20,10 @@ pytestmark = pytest.mark.django_db
 
 HX = {"HX-Request": "true"}
 SHOWN = " ".join(f"TS-{n:03d}" for n in range(1, 14))
-# A saved deck's change: the deck, session, user, its lines, the catalog token, then the save
-# (savepoint, version update, lines read and written, the version's snapshot, release).
-SAVED_CHANGE_QUERIES = 11
+# A saved deck's change: the deck, the catalog token (SQLite reads it; PostgreSQL is told), session,
+# user, its lines (read once, for the draft and for the save), then the save (savepoint, the deck's
+# conditional update of what changed, the line written, the version's snapshot, release).
+SAVED_CHANGE_QUERIES = 10
 # A draft's change: session, default ruler, the printing's existence, the catalog token, user, session saved.
 DRAFT_CHANGE_QUERIES = 8
 
@@ -96,3 +99,58 @@ def test_a_change_renders_only_the_rows_that_changed(client, saved, monkeypatch)
         ("meter", "size"),
         ("why", "TS-002"),
     ]
+
+
+def _digests(html: str) -> str:
+    """The page's hints as editor.js sends them along with a change: "ref:digest" each."""
+    return " ".join(f"{ref}:{digest}" for ref, digest in re.findall(r'id="why-([^"]+)" data-digest="([^"]+)"', html))
+
+
+def test_a_change_redraws_only_the_hints_that_differ_from_the_pages(client, saved):
+    # Three copies of TS-001 (Apprentice allows four): taking one out changes its own hint ("2 in deck")
+    # and no other, as long as the deck was short of its size before and after.
+    change(client, saved, "remove main TS-001", saved.version)
+    page = change(client, saved, "remove main TS-002", saved.version + 1).content.decode()
+    shown = _digests(page)
+    assert len(shown.split()) == 13
+
+    response = client.post(
+        f"/decks/{saved.public_id}/change/",
+        {"op": "remove main TS-001", "base_version": saved.version + 2, "shown": SHOWN, "hinted": shown},
+        headers=HX,
+    )
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert re.findall(r'id="why-([^"]+)"', html) == ["TS-001"]
+    # Without the page's digests (no JavaScript said them), every hint is drawn.
+    again = change(client, saved, "add main TS-001", saved.version + 3).content.decode()
+    assert len(re.findall(r'id="why-([^"]+)"', again)) == 13
+
+
+def test_a_hints_digest_follows_what_it_shows_and_the_language():
+    from django.utils import translation
+
+    from decks.editor.browser import CardHint, hints_changed
+
+    hint = CardHint("TS-001", 2, [], over_limit=False)
+    assert hint.digest == CardHint("TS-001", 2, [], over_limit=False).digest
+    assert (
+        len(
+            {
+                hint.digest,
+                CardHint("TS-001", 3, [], over_limit=False).digest,
+                CardHint("TS-001", 2, ["deck is full (50/50)"], over_limit=False).digest,
+                CardHint("TS-001", 2, [], over_limit=True).digest,
+                CardHint("TS-002", 2, [], over_limit=False).digest,
+            }
+        )
+        == 5
+    )
+    english = hint.digest
+    with translation.override("ja"):
+        assert CardHint("TS-001", 2, [], over_limit=False).digest != english
+    other = CardHint("TS-002", 1, [], over_limit=False)
+    assert hints_changed([hint, other], None) == [hint, other]
+    assert hints_changed([hint, other], f"TS-001:{hint.digest} TS-002:0000") == [other]
+    assert hints_changed([hint, other], "") == [hint, other]
