@@ -7,7 +7,8 @@ Run from the repository root (after bench/request_cpu.py or bench/editor.py set 
 gunicorn (sync, 2 workers, production settings) serves the app from bench/editor.py's PostgreSQL
 database; Debian's Chromium (/usr/bin/chromium, headless, through Playwright) logs in, opens
 the editor of a fresh legal 50-card Apprentice deck and clicks the first deck line's "+" and
-"−" in turn (50 clicks: the deck goes 50, 51, 50, …). For each click it records, in the page
+"−" in turn (50 clicks: the deck goes 50, 51, 50, …; with --short-by 10 it is first taken down
+to 40 cards and goes 40, 41, 40, …: a deck being built, whose results' hints mostly stay as they are). For each click it records, in the page
 (performance.now()), the time from the click until its answer is in (htmx is about to swap it:
 the request, the server and the network), until the deck list has been swapped ("deck") and
 until the draw-odds panel has been swapped too ("deck + odds": before issue 15 the panel asked
@@ -79,7 +80,9 @@ def _stats(values: list[float]) -> dict[str, float]:
     }
 
 
-def clicks_run(base: str, username: str, password: str, edit_path: str, clicks: int) -> dict[str, Any]:
+def clicks_run(
+    base: str, username: str, password: str, edit_path: str, clicks: int, short_by: int = 0
+) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -92,6 +95,11 @@ def clicks_run(base: str, username: str, password: str, edit_path: str, clicks: 
         page.click("form.stacked [type=submit]")
         page.goto(f"{base}{edit_path}")
         page.wait_for_load_state("networkidle")
+        for _ in range(short_by):  # a deck being built: short of its size, so most hints stay as they are
+            line = page.locator("#deck-list li[data-row]").last
+            dom = line.get_attribute("id").removesuffix("-row")  # type: ignore[union-attr]
+            page.evaluate(_CLICK_JS, f"#{dom}-remove")
+            page.wait_for_load_state("networkidle")
         sent: list[str] = []
         page.on("request", lambda request: sent.append(request.url))
         deck, odds, answer, requests = [], [], [], []
@@ -121,6 +129,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL, help=f"({DEFAULT_DATABASE_URL})")
     parser.add_argument("--clicks", type=int, default=50, help="measured clicks per run (50)")
     parser.add_argument("--runs", type=int, default=3, help="runs, each in a new browser (3)")
+    parser.add_argument(
+        "--short-by",
+        type=int,
+        default=0,
+        help="take this many cards out first (0): the clicks then go N short of 50 and N-1 (a deck being built, "
+        "whose hints mostly stay as they are), rather than 50 and 51 (every hint says the deck is full)",
+    )
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv)
 
@@ -141,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     ):
         for run in range(1, args.runs + 1):
             busy = cpu_busy(0.5)
-            row = clicks_run(server.base, editor.username, PASSWORD, editor.edit_path, args.clicks)
+            row = clicks_run(server.base, editor.username, PASSWORD, editor.edit_path, args.clicks, args.short_by)
             row["cpu_busy_before"] = busy
             results.append(row)
             print(
