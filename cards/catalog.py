@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.conf import settings
 from django.core.signals import request_finished, request_started
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models.signals import m2m_changed, post_delete, post_save
 
 from .models import (
@@ -164,15 +164,18 @@ def _listener() -> _Listener | None:
     transaction is not the other processes' to see yet (the transaction's own bumps reset the
     token, see catalog_version_bump).
     """
-    if connection.vendor != "postgresql" or connection.in_atomic_block or not settings.CATALOG_LISTEN:
+    # The connection itself, not Django's `connection` proxy: each attribute read through the proxy
+    # looks the connection up again (~2 µs), and this runs on every request that reads the catalog.
+    conn = connections[DEFAULT_DB_ALIAS]
+    if conn.vendor != "postgresql" or conn.in_atomic_block or not settings.CATALOG_LISTEN:
         return None
-    raw = connection.connection
+    raw = conn.connection
     if raw is None or raw.closed:
         return None
     listener = _listeners.get(raw)
     if listener is None:
         listener = _Listener(raw)
-        with connection.cursor() as cursor:
+        with conn.cursor() as cursor:
             cursor.execute(f"LISTEN {CHANNEL}")
 
         def heard(notify: Any) -> None:  # what psycopg reads along with query results
