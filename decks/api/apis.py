@@ -8,6 +8,7 @@ one selector or service, and answers with a body built through its model (decks.
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import date
 from typing import Any
 
 from django.db.models import QuerySet
@@ -68,7 +69,7 @@ class DeckValidateApi(APIView):
         judgement = deck_judge(
             ruler=body.ruler,
             geas=body.geas,
-            on=body.as_of or timezone.localdate(),
+            on=body.as_of or _today(),
             attribute=body.attribute,
             main=body.main,
             resources=body.resources,
@@ -76,9 +77,19 @@ class DeckValidateApi(APIView):
         return Response(validation_output(judgement=judgement))
 
 
+def _today() -> date:
+    """The date a body without `as_of` is judged on: today in the site's time zone (TIME_ZONE).
+
+    Not timezone.localdate(), which asks for the time zone activated for the request: the API has
+    no player whose time zone could be activated, and asking (asgiref's context-local storage)
+    cost the validate API a tenth of what it takes over ping's answer.
+    """
+    return timezone.localdate(timezone=timezone.get_default_timezone())
+
+
 def _game_judge(body: Any) -> DraftJudgement:
     sections = {key: list_lines(getattr(body, key)) for key in type(body).model_fields if key not in ("game", "as_of")}
-    return game_deck_judge(game=body.game, on=body.as_of or timezone.localdate(), sections=sections)
+    return game_deck_judge(game=body.game, on=body.as_of or _today(), sections=sections)
 
 
 # ---------------------------------------------------------------- /api/v1/decks/: saved decks
