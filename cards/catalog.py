@@ -27,6 +27,7 @@ import threading
 import uuid
 import weakref
 from collections.abc import Callable, Hashable
+from datetime import date
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.conf import settings
@@ -205,6 +206,9 @@ class CatalogMemory:
         # Slug -> the revisions (data deferred) with their ruler or geas, oldest first.
         self.ruler_revisions: dict[str, tuple[RulerRevision, ...]] = {}
         self.geas_revisions: dict[str, tuple[GeasRevision, ...]] = {}
+        # (ruler slug, geas slug, date) -> the revisions in force, their parsed rules, and whether the
+        # ruler's are its earliest (cards.rules_selectors.rules_choice_get); bounded there.
+        self.rules_in_force: dict[tuple[str, str | None, date], Any] = {}
         # Cards by id with their facts (cards.selectors.with_card_facts), as the card search shows them;
         # shared by the requests of this process: read only.
         self.cards: dict[int, Card] = {}
