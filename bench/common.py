@@ -271,6 +271,12 @@ def _process_ticks(pid: int) -> int:
     return int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of proc(5))
 
 
+def tree_cpu_ticks(root_pid: int) -> int:
+    """CPU time (user + system, clock ticks) used so far by a process and its live children
+    (gunicorn's master and workers)."""
+    return sum(_process_ticks(pid) for pid in _ours([root_pid], None))
+
+
 def _ours(root_pids: Iterable[int], marker: bytes | None) -> set[int]:
     """The given processes, their children, and processes whose command line holds marker
     (the PostgreSQL backends serving the bench database)."""

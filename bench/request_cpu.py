@@ -3,6 +3,7 @@
 Run from the repository root:
 
     .venv/bin/python bench/request_cpu.py [--database-url ...] [--skip-setup] [-n 300] [--runs 5] [--cache-url ...]
+        [--only ping,validate]
 
 Django's test client (production settings: DEBUG off) sends, one at a time, in this process:
 

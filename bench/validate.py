@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shutil
 import signal
@@ -58,6 +59,7 @@ from bench.common import (  # noqa: E402
     postgres_version,
     prepare_database,
     server_env,
+    tree_cpu_ticks,
     wait_idle,
 )
 from bench.common import machine_note as _machine_note  # noqa: E402
@@ -279,6 +281,9 @@ class LoadResult:
     non_2xx: int
     socket_errors: dict[str, int] = field(default_factory=dict)
     other_cpu: float | None = None  # share of all CPUs other processes used during the run
+    # CPU time (user + system) gunicorn's processes used per request during the run: steadier than
+    # req/s when other work shares the machine (it leaves out wrk's, the kernel's interrupts', PostgreSQL's).
+    server_cpu_us: float | None = None
 
     @property
     def clean(self) -> bool:
@@ -431,15 +436,19 @@ def bench_http(args: argparse.Namespace, configs: Sequence[ServerConfig]) -> dic
                         ("validate", validate_url, validate_script),
                         ("ruler", ruler_url, ruler_script),
                     ):
+                        ticks = tree_cpu_ticks(server.pid)
                         with OtherLoad([server.pid], marker) as load:
                             output = run_wrk(args, url, script, args.duration)
+                        ticks = tree_cpu_ticks(server.pid) - ticks
                         result = parse_wrk(name, output)
                         result.other_cpu = load.share
+                        result.server_cpu_us = ticks / os.sysconf("SC_CLK_TCK") / max(result.requests, 1) * 1e6
                         pair.append(result)
                         other = "?" if load.share is None else f"{load.share:.0%}"
                         print(
                             f"    round {round_no + 1} {name}: {result.rps:.0f} req/s, p50 {result.p50_ms:.2f} ms, "
-                            f"p99 {result.p99_ms:.2f} ms, other processes {other} of the CPUs"
+                            f"p99 {result.p99_ms:.2f} ms, gunicorn CPU {result.server_cpu_us:.0f} µs a request, "
+                            f"other processes {other} of the CPUs"
                             f"{'' if result.clean else ' (ERRORS)'}",
                             flush=True,
                         )
@@ -474,11 +483,13 @@ def summarize_config(config: ServerConfig, runs: dict[str, list[LoadResult]], lo
         return statistics.median(getattr(r, attr) for r in runs[name])
 
     figures = {
-        name: {attr: median(name, attr) for attr in ("rps", "p50_ms", "p75_ms", "p90_ms", "p99_ms")}
+        name: {attr: median(name, attr) for attr in ("rps", "p50_ms", "p75_ms", "p90_ms", "p99_ms", "server_cpu_us")}
         | {"requests": sum(r.requests for r in runs[name])}
         for name in runs
     }
     ratio = figures["validate"]["rps"] / figures["ping"]["rps"]
+    for name in runs:  # gunicorn's CPU per request over ping's: what the throughput ratio is made of
+        figures[name]["server_cpu_ratio"] = figures[name]["server_cpu_us"] / figures["ping"]["server_cpu_us"]
     clean = all(r.clean for results in runs.values() for r in results)
     return {
         "server": config.label,
@@ -546,8 +557,9 @@ def markdown(results: dict[str, Any]) -> str:
             f"{http['deck']['names']} lines by collector number; other CPU: the most of the CPUs other "
             "processes used during a measured run):",
             "",
-            "| gunicorn | endpoint | req/s | p50 ms | p99 ms | / ping | all 200 + checks | other CPU | targets met |",
-            "| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | --- |",
+            "| gunicorn | endpoint | req/s | p50 ms | p99 ms | / ping | gunicorn CPU µs/req (× ping) "
+            "| all 200 + checks | other CPU | targets met |",
+            "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | --- |",
         ]
         for cfg in http["configs"]:
             t = cfg["targets"]
@@ -560,9 +572,10 @@ def markdown(results: dict[str, Any]) -> str:
                     if name == "validate"
                     else ""
                 )
+                cpu = f"{f['server_cpu_us']:.0f} ({f['server_cpu_ratio']:.2f})" if "server_cpu_us" in f else "?"
                 out.append(
                     f"| {cfg['server']} | {name} | {f['rps']:.0f} | {f['p50_ms']:.2f} | {f['p99_ms']:.2f} "
-                    f"| {ratio} | {'yes' if cfg['all_checks_passed'] else '**no**'} "
+                    f"| {ratio} | {cpu} | {'yes' if cfg['all_checks_passed'] else '**no**'} "
                     f"| {_share(max((r['other_cpu'] or 0 for r in cfg['rounds'][name]), default=None))} | {met} |"
                 )
         out += [_machine_note(cfg["machine_state"], cfg["server"]) for cfg in http["configs"]]

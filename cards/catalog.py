@@ -27,11 +27,12 @@ import threading
 import uuid
 import weakref
 from collections.abc import Callable, Hashable
+from datetime import date
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.conf import settings
 from django.core.signals import request_finished, request_started
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models.signals import m2m_changed, post_delete, post_save
 
 from .models import (
@@ -164,15 +165,18 @@ def _listener() -> _Listener | None:
     transaction is not the other processes' to see yet (the transaction's own bumps reset the
     token, see catalog_version_bump).
     """
-    if connection.vendor != "postgresql" or connection.in_atomic_block or not settings.CATALOG_LISTEN:
+    # The connection itself, not Django's `connection` proxy: each attribute read through the proxy
+    # looks the connection up again (~2 µs), and this runs on every request that reads the catalog.
+    conn = connections[DEFAULT_DB_ALIAS]
+    if conn.vendor != "postgresql" or conn.in_atomic_block or not settings.CATALOG_LISTEN:
         return None
-    raw = connection.connection
+    raw = conn.connection
     if raw is None or raw.closed:
         return None
     listener = _listeners.get(raw)
     if listener is None:
         listener = _Listener(raw)
-        with connection.cursor() as cursor:
+        with conn.cursor() as cursor:
             cursor.execute(f"LISTEN {CHANNEL}")
 
         def heard(notify: Any) -> None:  # what psycopg reads along with query results
@@ -204,6 +208,9 @@ class CatalogMemory:
         # Slug -> the revisions (data deferred) with their ruler or geas, oldest first.
         self.ruler_revisions: dict[str, tuple[RulerRevision, ...]] = {}
         self.geas_revisions: dict[str, tuple[GeasRevision, ...]] = {}
+        # (ruler slug, geas slug, date) -> the revisions in force, their parsed rules, and whether the
+        # ruler's are its earliest (cards.rules_selectors.rules_choice_get); bounded there.
+        self.rules_in_force: dict[tuple[str, str | None, date], Any] = {}
         # Cards by id with their facts (cards.selectors.with_card_facts), as the card search shows them;
         # shared by the requests of this process: read only.
         self.cards: dict[int, Card] = {}

@@ -73,7 +73,16 @@ def game_get(slug: str) -> GameDefinition:
 
 def default_game() -> GameDefinition:
     """The game of every card, set file and request that names none (Gate Ruler)."""
-    return next(game for game in games().values() if game.default)
+    # Remembered with the mapping it was found in (games() reads the files once per process): every
+    # judgement of a deck asks for it, a deck draft's and a judgement's default among them.
+    global _default
+    every = games()
+    if _default is None or _default[0] is not every:
+        _default = (every, next(game for game in every.values() if game.default))
+    return _default[1]
+
+
+_default: tuple[Mapping[str, GameDefinition], GameDefinition] | None = None
 
 
 def default_game_slug() -> str:

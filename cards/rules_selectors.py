@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from decks.rules.ruleset import RulesDataError, RulesInForce, in_force_on, rules_in_force
 from gatesite.errors import ApplicationError
 
-from .catalog import CatalogMemory, catalog_memory, catalog_remembered
+from .catalog import MAX_DERIVED, CatalogMemory, catalog_memory, catalog_remembered
 from .models import Geas, GeasRevision, Ruler, RulerRevision
 from .names import localized_name
 
@@ -68,18 +68,37 @@ def rules_choice_get(*, ruler_slug: str, geas_slug: str | None, on: date) -> Rul
     The revisions of a slug (without their data) come from this process's catalog memory
     (cards.catalog: no query while the catalog is unchanged, one per slug after a change); the
     data is read and parsed only when the rules cache misses. The editor asks on every change
-    and every search, the validate API on every request.
+    and every search, the validate API on every request, nearly always for today: which
+    revisions are in force for a ruler, geas and date is remembered with the catalog too.
     """
     memory = catalog_memory()
+    key = (ruler_slug, geas_slug, on)
+    found = memory.rules_in_force.get(key)
+    if found is None:
+        found = _in_force(memory, ruler_slug=ruler_slug, geas_slug=geas_slug, on=on)
+        if len(memory.rules_in_force) >= MAX_DERIVED:  # a bound whatever dates clients ask about
+            memory.rules_in_force.clear()
+        memory.rules_in_force[key] = found
+    ruler_revision, geas_revision, rules, earliest = found
+    # The note is worded in the request's language, so it is not remembered.
+    note = _earliest_rules_note(ruler_revision, on) if earliest else ""
+    geas = geas_revision.geas if geas_revision else None
+    return RulesChoice(ruler_revision.ruler, geas, on, ruler_revision, geas_revision, rules, note)
+
+
+def _in_force(
+    memory: CatalogMemory, *, ruler_slug: str, geas_slug: str | None, on: date
+) -> tuple[RulerRevision, GeasRevision | None, RulesInForce, bool]:
+    """The revisions in force, their rules, and whether the ruler's are its earliest (none recorded on `on`)."""
     ruler_revisions = _ruler_revisions(memory, ruler_slug)
     ruler_revision = in_force_on(_revision_dates(ruler_revisions), on)
-    note = ""
+    earliest = False
     if ruler_revision is None and ruler_revisions:
         # The documents record no rules of this ruler before its first revision (Appendix A's
         # rulers start on 2023-12-04, although a geas for them is in force from 2023-03-25): judge by
         # the earliest ones and say so, rather than refuse the date.
         ruler_revision = ruler_revisions[0]
-        note = _earliest_rules_note(ruler_revision, on)
+        earliest = True
     geas_revision = None
     if geas_slug and ruler_revision is not None:
         geas_revision = in_force_on(_revision_dates(_geas_revisions(memory, geas_slug)), on)
@@ -105,8 +124,7 @@ def rules_choice_get(*, ruler_slug: str, geas_slug: str | None, on: date) -> Rul
         except RulesDataError as exc:
             raise ApplicationError(f"The rules data is broken: {exc}") from exc
         _rules_cache[key] = rules
-    geas = geas_revision.geas if geas_revision else None
-    return RulesChoice(ruler_revision.ruler, geas, on, ruler_revision, geas_revision, rules, note)
+    return ruler_revision, geas_revision, rules, earliest
 
 
 def _earliest_rules_note(revision: RulerRevision, on: date) -> str:

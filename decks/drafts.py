@@ -351,10 +351,15 @@ def draft_section_of_lines(
     return _section_counts(section, lines, number_of_name, facts, bounded=bounded, game=definition.name)
 
 
-def _lines_resolve(lines: Sequence[DeckListLine]) -> tuple[dict[str, str], dict[str, CardFacts]]:
-    """The collector number of each name the lines give, and the facts of every printing they name."""
+def _lines_resolve(
+    lines: Sequence[DeckListLine], numbers: set[str] | None = None
+) -> tuple[dict[str, str], dict[str, CardFacts]]:
+    """The collector number of each name the lines give, and the facts of every printing they name
+    (`numbers`: the collector numbers the lines give, when the caller has them already)."""
+    if numbers is None:
+        numbers = {ln.number for ln in lines if ln.number}
     number_of_name = printing_of_names({ln.name for ln in lines if ln.name})
-    facts = card_facts_by_number({ln.number for ln in lines if ln.number}.union(number_of_name.values()))
+    facts = card_facts_by_number(numbers.union(number_of_name.values()) if number_of_name else numbers)
     return number_of_name, facts
 
 
@@ -420,10 +425,13 @@ def deck_snapshot_of(
     """
 
     def entries(section: str) -> tuple[DeckEntry, ...]:
+        # A list, then a tuple: quicker than tuple() of a generator (this runs on every judgement).
         return tuple(
-            DeckEntry(facts[number], count, number if chosen is None or number in chosen else None)
-            for number, count in sorted(sections.get(section, {}).items())
-            if number in facts
+            [
+                DeckEntry(facts[number], count, number if chosen is None or number in chosen else None)
+                for number, count in sorted(sections.get(section, {}).items())
+                if number in facts
+            ]
         )
 
     return DeckSnapshot(main=entries(Section.MAIN), resources=entries(Section.RESOURCES), attribute=attribute or None)
@@ -496,20 +504,45 @@ def deck_judge(
     choice = rules_choice_get(ruler_slug=ruler, geas_slug=geas, on=on)
     if attribute and not attribute_exists(attribute):
         raise ApplicationError(gettext("Unknown attribute '%(value)s'.") % {"value": attribute}, field="attribute")
-    # One lookup for both sections: every card the list names, with its facts.
-    number_of_name, facts = _lines_resolve((*main, *resources))
+    known = _known_printings_counts(main, resources)
+    if known is not None:  # every line names a printing the catalog memory has: all of them chosen
+        main_counts, resource_counts, facts = known
+        chosen: set[str] | None = None
+    else:
+        # One lookup for both sections: every card the list names, with its facts. The printings the
+        # lines name by collector number are the ones the player chose (deck_snapshot_of's `chosen`).
+        lines = (*main, *resources)
+        chosen = {line.number for line in lines if line.number}
+        number_of_name, facts = _lines_resolve(lines, chosen)
+        main_counts = _section_counts("main", main, number_of_name, facts, bounded=False)
+        resource_counts = _section_counts("resources", resources, number_of_name, facts, bounded=False)
     draft = DeckDraft(
-        ruler=ruler,
-        geas=geas,
-        attribute=attribute or "",
-        rules_date=on,
-        main=_section_counts("main", main, number_of_name, facts, bounded=False),
-        resources=_section_counts("resources", resources, number_of_name, facts, bounded=False),
+        ruler=ruler, geas=geas, attribute=attribute or "", rules_date=on, main=main_counts, resources=resource_counts
     )
-    chosen = {line.number for line in (*main, *resources) if line.number}
-    sections = {section: draft.section(section) for section in JUDGED_SECTIONS}
+    sections = {Section.MAIN: main_counts, Section.RESOURCES: resource_counts}
     deck = deck_snapshot_of(sections=sections, attribute=draft.attribute, facts=facts, chosen=chosen)
     return DraftJudgement(draft, choice, deck, validate_deck(deck, choice.rules), facts, ())
+
+
+def _known_printings_counts(
+    main: Sequence[DeckListLine], resources: Sequence[DeckListLine]
+) -> tuple[dict[str, int], dict[str, int], dict[str, CardFacts]] | None:
+    """Copies per collector number of both sections and the facts of their printings, as _lines_resolve
+    and _section_counts make them, when every line names by collector number a printing that this
+    process's catalog memory has (the usual body of the validate API, judged in one pass); else None."""
+    known = catalog_memory().facts
+    facts: dict[str, CardFacts] = {}
+    main_counts: dict[str, int] = {}
+    resource_counts: dict[str, int] = {}
+    for lines, counts in ((main, main_counts), (resources, resource_counts)):
+        for line in lines:
+            number = line.number
+            card = known.get(number) if number is not None else None
+            if card is None:
+                return None
+            facts[number] = card
+            counts[number] = counts.get(number, 0) + line.count
+    return main_counts, resource_counts, facts
 
 
 def game_deck_judge(*, game: str, on: date, sections: Mapping[str, Sequence[DeckListLine]]) -> DraftJudgement:

@@ -53,7 +53,7 @@ def _displayed_text(value: Any) -> str:
     return text
 
 
-def _date(value: Any) -> date:
+def iso_date(value: Any) -> date:
     """A DateField's reading (ISO 8601 by Django's parse_date); a JSON number is no date."""
     try:
         parsed = parse_date(value)
@@ -117,5 +117,5 @@ def integer(*, ge: int, le: int) -> Any:
     return Annotated[int, Field(ge=ge, le=le), BeforeValidator(_integer)]
 
 
-IsoDate = Annotated[date, BeforeValidator(_date)]
+IsoDate = Annotated[date, BeforeValidator(iso_date)]
 DeckCount = Annotated[int, Field(ge=1, le=MAX_LINE_COUNT), BeforeValidator(_deck_count)]

@@ -8,16 +8,22 @@ errors ({"main": {"2": {"count": ["…"]}}}; a problem with a whole line or body
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import date
 from typing import Any, TypeVar
 
 from django.http.request import RawPostDataException
 from django.utils.translation import gettext
-from pydantic import BaseModel, ValidationError
-from pydantic_core import ErrorDetails
+from pydantic import MISSING, BaseModel, ValidationError
+from pydantic_core import ErrorDetails, PydanticCustomError, SchemaValidator
+from pydantic_core import core_schema as cs
 from rest_framework.exceptions import APIException, ParseError
 from rest_framework.request import Request
 
-from decks.api.bodies import VALIDATE_INPUTS, DeckValidateInput, GameOfBody
+from decks.api.bodies import VALIDATE_INPUTS, DeckLine, DeckValidateInput, GameOfBody
+from decks.api.fields import SLUG_PATTERN, iso_date
+from decks.drafts import DeckListLine
+from decks.models import MAX_LINE_COUNT, MAX_LINES
 from decks.rules.wording import gettext_noop
 from gatesite.parsers import TOO_DEEP
 
@@ -79,7 +85,10 @@ def body_parse(model: type[Body], request: Request) -> Body:
     in Rust: the validate API's speed depends on it); anything else goes through DRF's parsers,
     which answer 415 for a media type they do not take.
     """
-    raw = _json_bytes(request)
+    return _body_parse(model, request, _json_bytes(request))
+
+
+def _body_parse(model: type[Body], request: Request, raw: bytes | None) -> Body:
     try:
         return model.model_validate_json(raw) if raw is not None else model.model_validate(request.data)
     except ValidationError as error:
@@ -93,16 +102,127 @@ def body_parse(model: type[Body], request: Request) -> Body:
         raise ParseError(TOO_DEEP) from None
 
 
-def validate_body_parse(request: Request) -> BaseModel:
-    """The validate API's body, read by the model of the game it names (decks.api.bodies.VALIDATE_INPUTS).
+@dataclass(frozen=True)
+class DeckListBody:
+    """Gate Ruler's validate body (DeckValidateInput) as decks.drafts.deck_judge takes it: lines as DeckListLines."""
 
-    A body that does not say "game" is Gate Ruler's and is read as it always was, in one pass; a
-    body that does is read twice, first for its game only.
+    ruler: str
+    geas: str | None
+    as_of: date | None
+    attribute: str | None
+    main: list[DeckListLine]
+    resources: list[DeckListLine]
+
+    @classmethod
+    def of(cls, body: DeckValidateInput) -> DeckListBody:
+        return cls(body.ruler, body.geas, body.as_of, body.attribute, list_lines(body.main), list_lines(body.resources))
+
+
+def list_lines(lines: list[DeckLine]) -> list[DeckListLine]:
+    # Field by field: model_dump() per line would cost as much as reading the whole body.
+    return [DeckListLine(count=line.count, number=_given(line.number), name=_given(line.name)) for line in lines]
+
+
+def _given(value: str) -> str | None:
+    return None if value is MISSING else value
+
+
+def validate_body_parse(request: Request) -> DeckListBody | BaseModel:
+    """The validate API's body: Gate Ruler's as a DeckListBody, another game's read by its own model
+    (decks.api.bodies.VALIDATE_INPUTS).
+
+    A body that does not say "game" is Gate Ruler's and is read as it always was, in one pass
+    (most often by _quick_read); a body that does is read twice, first for its game only.
     """
     raw = _json_bytes(request)
     if raw is not None and b'"game"' not in raw:
-        return body_parse(DeckValidateInput, request)
-    return body_parse(VALIDATE_INPUTS[body_parse(GameOfBody, request).game], request)
+        quick = _quick_read(raw)
+        if quick is not None:
+            return quick
+        model: type[BaseModel] = DeckValidateInput
+    else:
+        model = VALIDATE_INPUTS[_body_parse(GameOfBody, request, raw).game]
+    body = _body_parse(model, request, raw)
+    return DeckListBody.of(body) if isinstance(body, DeckValidateInput) else body
+
+
+# ---------------------------------------------------------------- Gate Ruler's validate body, read quickly
+#
+# DeckValidateInput checks each line's number or name and count in Python (decks.api.fields: the
+# words of DRF's fields), which cost the validate API as much as the rest of its reading, and its
+# lines then become DeckListLines. The body as clients nearly always send it (text of printable
+# ASCII without surrounding spaces, JSON integers for counts, slugs as they are) is read here in
+# one pass in Rust, straight into DeckListLines. What this reader takes, DeckValidateInput takes
+# too and reads the same (tests/decks/api/test_validate_quick_read.py checks both on many bodies):
+# each check is one of the model's, or stricter. Anything else (a number sent as a JSON number, a
+# name with accents, a padded slug, a key of another field, any mistake) is left to the model,
+# which reads it or words the refusal as before.
+
+# Printable ASCII, not starting or ending with a space: what the model's text keeps as it is.
+_ASCII_TEXT = r"^[!-~](?:[ -~]*[!-~])?$"
+_TEXT = cs.str_schema(pattern=_ASCII_TEXT, strict=True)
+_SLUG = cs.str_schema(pattern=SLUG_PATTERN, strict=True)
+
+
+def _field(name: str, schema: cs.CoreSchema, **default: Any) -> cs.DataclassField:
+    return cs.dataclass_field(name, cs.with_default_schema(schema, **default) if default else schema)
+
+
+def _dataclass(cls: type, fields: list[cs.DataclassField], extra: cs.ExtraBehavior) -> cs.DataclassSchema:
+    args = cs.dataclass_args_schema(cls.__name__, fields, extra_behavior=extra)
+    return cs.dataclass_schema(cls, args, [field["name"] for field in fields], frozen=True)
+
+
+# A line's number and name default to None only when left out (null is the model's to refuse);
+# exactly one of them is checked by _quick_read. Other keys are ignored, as DeckLine ignores them.
+_LINES = cs.list_schema(
+    _dataclass(
+        DeckListLine,
+        [
+            _field("count", cs.int_schema(ge=1, le=MAX_LINE_COUNT, strict=True)),
+            _field("number", _TEXT, default=None),
+            _field("name", _TEXT, default=None),
+        ],
+        "ignore",
+    ),
+    max_length=MAX_LINES,
+    strict=True,
+)
+# No other key than these: a "game" written with an escape (unseen by validate_body_parse's test
+# of the bytes) is the model's to read.
+_QUICK_BODY = SchemaValidator(
+    _dataclass(
+        DeckListBody,
+        [
+            _field("ruler", _SLUG),
+            _field("geas", cs.nullable_schema(_SLUG), default=None),
+            _field("as_of", cs.nullable_schema(cs.str_schema(strict=True)), default=None),
+            _field(
+                "attribute", cs.nullable_schema(cs.str_schema(pattern=f"^$|{_ASCII_TEXT}", strict=True)), default=None
+            ),
+            _field("main", _LINES),
+            _field("resources", _LINES, default_factory=list),
+        ],
+        "forbid",
+    )
+)
+
+
+def _quick_read(raw: bytes) -> DeckListBody | None:
+    """The body as DeckValidateInput would read it, or None: a body this reader does not take as it is."""
+    try:
+        body: DeckListBody = _QUICK_BODY.validate_json(raw)
+    except ValueError:  # ValidationError, or JSON pydantic's reader refuses
+        return None
+    for line in body.main + body.resources:
+        if (line.number is None) is (line.name is None):
+            return None  # the model says which line, and why
+    if body.as_of is not None:  # the date as the model reads it (Django's parse_date)
+        try:
+            return DeckListBody(body.ruler, body.geas, iso_date(body.as_of), body.attribute, body.main, body.resources)
+        except PydanticCustomError:
+            return None
+    return body
 
 
 def _json_bytes(request: Request) -> bytes | None:

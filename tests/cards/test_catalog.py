@@ -9,11 +9,14 @@ from typing import Any
 
 import pytest
 from django.db import connection, transaction
+from django.utils import translation
 
+from cards import rules_selectors
 from cards.catalog import _listener, catalog_memory, catalog_token, catalog_version_bump
 from cards.importers.parsing import parse_card_file
 from cards.models import Card, CatalogVersion, Erratum, Printing, RulerRevision
 from cards.rules_loading import rules_load
+from cards.rules_selectors import rules_choice_get
 from cards.services import _catalog_analyze, card_catalog_import
 from decks.drafts import card_facts_by_number
 from tests.cards.factories import CardFactory, PrintingFactory
@@ -277,3 +280,28 @@ def test_with_listening_off_every_call_reads_the_token(settings, django_assert_n
 
     with django_assert_num_queries(1):  # the token, no LISTEN
         assert catalog_token() == "unannounced"
+
+
+def test_the_rules_in_force_on_a_date_are_remembered_and_the_note_worded_each_time(imported, monkeypatch):
+    on = datetime.date(2019, 1, 1)  # before Apprentice's earliest recorded rules: judged by them, with a note
+    first = rules_choice_get(ruler_slug="apprentice", geas_slug=None, on=on)
+    worked_out = []
+    in_force = rules_selectors._in_force
+    monkeypatch.setattr(rules_selectors, "_in_force", lambda *a, **kw: worked_out.append(kw) or in_force(*a, **kw))
+
+    with translation.override("ja"):
+        again = rules_choice_get(ruler_slug="apprentice", geas_slug=None, on=on)
+
+    assert worked_out == []
+    assert again.rules is first.rules
+    assert again.ruler_revision is first.ruler_revision
+    assert "2020-11-26" in first.note
+    assert "2020-11-26" in again.note
+    assert again.note != first.note  # in Japanese
+    assert rules_choice_get(ruler_slug="apprentice", geas_slug=None, on=datetime.date(2024, 1, 1)).note == ""
+    assert len(worked_out) == 1  # another date
+
+    import_cards(card(1), card(2))  # a new catalog version: worked out again
+
+    rules_choice_get(ruler_slug="apprentice", geas_slug=None, on=on)
+    assert len(worked_out) == 2

@@ -7,8 +7,10 @@ import datetime
 import pytest
 
 from cards.models import Printing
+from decks import drafts
 from decks.drafts import (
     DeckListLine,
+    _lines_resolve,
     card_facts_by_number,
     deck_draft_judge,
     deck_judge,
@@ -85,3 +87,49 @@ def test_the_snapshot_judges_main_and_resources_only(deck_catalog):
     assert [(e.printing, e.count) for e in snapshot.main] == [("TS-001", 2)]
     assert [(e.printing, e.count) for e in snapshot.resources] == [("TS-300", 1)]
     assert snapshot.attribute is None
+
+
+@pytest.mark.parametrize(
+    ("main", "resources"),
+    [
+        ({**legal_apprentice_main(), "TS-100": 1}, {}),  # not legal: 51 cards, two factions
+        ({"TS-001": 2, "TS-901": 2, "TS-200": 3}, {"TS-300": 3}),  # a reprint, a legend over its limit
+        ({}, {}),
+    ],
+)
+def test_a_list_of_printings_already_remembered_is_judged_as_any_typed_list(deck_catalog, monkeypatch, main, resources):
+    # Lines given twice over (counted together), and once more by name, which the catalog memory does not
+    # short-cut: the first judgement fills the memory, the second takes the one-pass way for known printings.
+    def lines(counts, *, by_name=False):
+        out = [DeckListLine(count=1, number=n) for n in counts] + [
+            DeckListLine(count=c - 1, number=n) for n, c in counts.items() if c > 1
+        ]
+        return out + ([DeckListLine(count=1, name="Frost Hare")] if by_name else [])
+
+    def judged(*, by_name):
+        return deck_judge(
+            ruler="knight",
+            geas=None,
+            on=ON,
+            attribute=None,
+            main=lines(main, by_name=by_name),
+            resources=lines(resources),
+        )
+
+    first = judged(by_name=False)
+    resolved = []
+    monkeypatch.setattr(drafts, "_lines_resolve", lambda *args: resolved.append(args) or _lines_resolve(*args))
+    second = judged(by_name=False)
+    assert resolved == []  # the one pass
+    with_a_name = judged(by_name=True)
+    assert len(resolved) == 1
+
+    assert first == second
+    assert second.deck.main == tuple(sorted(second.deck.main, key=lambda e: e.printing))
+    assert {e.printing: e.count for e in second.deck.main} == main
+    assert {e.printing: e.count for e in second.deck.resources} == resources
+    assert second.draft.main == main
+    assert second.draft.resources == resources
+    assert second.facts == card_facts_by_number([*main, *resources])
+    assert with_a_name.deck.main != second.deck.main
+    assert with_a_name.report.summary.size == second.report.summary.size + 1
