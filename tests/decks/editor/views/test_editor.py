@@ -81,8 +81,11 @@ def test_it_answers_htmx_with_fragments_only(client, deck_catalog):
         assert re.search(rf'id="{region}"[^>]*hx-swap-oob="true"', html), region
     # The browser's results stay; only the hints of the cards it shows are redrawn.
     assert 'id="card-results"' not in html
-    assert re.search(r'id="why-TS-100" data-addable="true" hx-swap-oob="true"', html)
-    assert re.search(r'id="why-TS-001" data-addable="true" hx-swap-oob="true"><span class="in-deck">1 in deck', html)
+    assert re.search(r'id="why-TS-100" data-digest="\w+" data-addable="true" hx-swap-oob="true"', html)
+    assert re.search(
+        r'id="why-TS-001" data-digest="\w+" data-addable="true" hx-swap-oob="true"><span class="in-deck">1 in deck',
+        html,
+    )
 
 
 def test_a_change_answers_with_the_draw_odds_in_the_same_response(client, deck_catalog):
@@ -200,7 +203,7 @@ def test_it_shows_a_fifth_copy_as_a_max_copies_violation_and_clears_it_on_remova
 def test_it_hints_in_the_browser_before_the_fifth_copy(client, deck_catalog):
     for _ in range(3):
         html = add(client, "TS-001", shown="TS-001 TS-002").content.decode()
-    assert re.search(r'id="why-TS-001" data-addable="true"', html)
+    assert re.search(r'id="why-TS-001" data-digest="\w+" data-addable="true"', html)
 
     html = add(client, "TS-001", shown="TS-001 TS-002").content.decode()
 
@@ -209,7 +212,7 @@ def test_it_hints_in_the_browser_before_the_fifth_copy(client, deck_catalog):
     assert 'data-addable="false"' in hint
     assert "4 in deck" in hint
     assert "5th copy; Apprentice allows 4" in hint
-    assert re.search(r'id="why-TS-002" data-addable="true"', html)
+    assert re.search(r'id="why-TS-002" data-digest="\w+" data-addable="true"', html)
 
 
 def hint_of(html, number):
