@@ -16,7 +16,6 @@ best round. A diagnosis, not a benchmark of a page a player sees: the patched an
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -27,8 +26,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from bench.common import server_env  # noqa: E402
-from bench.request_cpu import DEFAULT_DATABASE_URL, calls  # noqa: E402
+from bench.request_cpu import DEFAULT_DATABASE_URL, measured_calls  # noqa: E402
 
 CLICK = "editor click, every deck new"
 
@@ -48,25 +46,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("-n", type=int, default=60, help="clicks per variant and round (60)")
     args = parser.parse_args(argv)
 
-    env = server_env(args.database_url)
-    env["ALLOWED_HOSTS"] = "testserver"
-    if args.cache_url:
-        env["CACHE_URL"] = args.cache_url
-    os.environ.update(env)
-    import django
-
-    django.setup()
-    from django.contrib.auth import get_user_model
+    measured = measured_calls(args.database_url, args.cache_url)
     from django.http import HttpResponse
-    from django.test import Client
 
     import decks.editor.views as views
-    from bench.editor import editors_prepare
 
-    editor = editors_prepare(1)[0]
-    editor_client = Client()
-    editor_client.force_login(get_user_model().objects.get(username=editor.username))
-    measured = calls(Client(), editor_client, editor)
     click, ping = measured[CLICK], measured["ping"]
 
     def no_render(request: Any, template: str, context: Any, **kwargs: Any) -> HttpResponse:

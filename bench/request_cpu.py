@@ -145,6 +145,29 @@ def calls(client: object, editor_client: object, editor: object) -> dict[str, Ca
     return out
 
 
+def measured_calls(database_url: str, cache_url: str = "") -> dict[str, Callable[[], None]]:
+    """Django set up in this process on the bench's database (and shared cache), one bench editor logged in
+    with a fresh deck: the requests measured, by label (calls)."""
+    env = server_env(database_url)
+    env["ALLOWED_HOSTS"] = "testserver"
+    if cache_url:
+        env["CACHE_URL"] = cache_url
+    os.environ.update(env)
+
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from bench.editor import editors_prepare
+
+    editor = editors_prepare(1)[0]
+    editor_client = Client()
+    editor_client.force_login(get_user_model().objects.get(username=editor.username))
+    return calls(Client(), editor_client, editor)
+
+
 def _fresh_numbers(editor: object) -> list[str]:
     """Collector numbers of printings not in the editor's deck (in the deck's game), for change_new."""
     from cards.games import default_game_slug
@@ -183,28 +206,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
 
-    env = server_env(args.database_url)
-    env["ALLOWED_HOSTS"] = "testserver"
-    if args.cache_url:
-        env["CACHE_URL"] = args.cache_url
     if not args.skip_setup:
         from bench.editor import prepare_database
 
+        env = server_env(args.database_url)
         prepare_database(SimpleNamespace(database_url=args.database_url, printings=args.printings, vacuum=True), env)
-    os.environ.update(env)
-
-    import django
-
-    django.setup()
-    from django.contrib.auth import get_user_model
-    from django.test import Client
-
-    from bench.editor import editors_prepare
-
-    editor = editors_prepare(1)[0]
-    editor_client = Client()
-    editor_client.force_login(get_user_model().objects.get(username=editor.username))
-    measured = calls(Client(), editor_client, editor)
+    measured = measured_calls(args.database_url, args.cache_url)
 
     print("| request | CPU µs best | CPU µs median | wall µs median | CPU × ping |")
     print("| --- | ---: | ---: | ---: | ---: |")
