@@ -59,3 +59,22 @@ def test_it_lists_only_the_owners_decks_with_their_size(rules, user, other_user)
     assert {d.name for d in decks} == {"Mine", "Empty"}
     assert {d.name: d.size for d in decks} == {"Mine": 3, "Empty": 0}
     assert decks[0] == empty  # last changed first
+
+
+def test_its_ruler_and_geas_are_the_catalogs_as_they_are_now(rules, user):
+    # The deck's ruler and geas come from the catalog memory, not a join (decks.selectors._deck_with_rules):
+    # the same as the database says, and an edit to a ruler is seen on the next read.
+    from cards.models import Geas, Ruler
+
+    geas = Geas.objects.select_related("ruler").first()
+    deck = DeckFactory(owner=user, ruler=geas.ruler, geas=geas)
+
+    got = deck_get_for_owner(public_id=deck.public_id, user=user)
+    assert (got.ruler.slug, got.geas.slug, got.geas.ruler.slug) == (geas.ruler.slug, geas.slug, geas.ruler.slug)
+
+    Ruler.objects.filter(pk=geas.ruler.pk).update(name_ja="新しい名前")  # no signal: as a raw write would be
+    Ruler.objects.get(pk=geas.ruler.pk).save()  # an edit through the ORM (the admin) tells the catalog
+    assert deck_get_for_owner(public_id=deck.public_id, user=user).ruler.name_ja == "新しい名前"
+
+    plain = DeckFactory(owner=user, geas=None)
+    assert deck_get_for_owner(public_id=plain.public_id, user=user).geas is None
