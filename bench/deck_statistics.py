@@ -138,8 +138,8 @@ def _incremental(saves: int) -> dict[str, Any]:
     """Save a public deck `saves` times (a copy more, then back), hook included; then time the hook's task alone."""
     from django.db import transaction
 
-    from decks.drafts import deck_draft_of
     from decks.models import Deck, Visibility
+    from decks.saved_drafts import deck_draft_of
     from decks.services import deck_update
     from decks.stats.models import StatisticsChange
     from decks.stats.tasks import statistics_deck_changed

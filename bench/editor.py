@@ -322,10 +322,10 @@ def in_process(args: argparse.Namespace, editors: list[Editor], stamp: str) -> d
     from django.test import Client
 
     from cards.selectors import card_search
-    from decks.drafts import deck_draft_of
     from decks.editor.browser import deck_card_browser
     from decks.editor.state import deck_editor_state
     from decks.models import Deck
+    from decks.saved_drafts import deck_draft_of
 
     editor = editors[0]
     user = get_user_model().objects.get(username=editor.username)

@@ -14,8 +14,9 @@ from django.utils.translation import gettext
 from cards.selectors import attribute_exists
 from gatesite.errors import ApplicationError
 
-from .drafts import DeckLines, DraftJudgement, deck_draft_judge, deck_lines_of, printing_ids_by_number
+from .drafts import DraftJudgement, deck_draft_judge, printing_ids_by_number
 from .models import SECTIONS, Deck, DeckCard, DeckDraft, DeckVersion, Visibility
+from .saved_drafts import DeckLines, deck_lines_of
 from .signals import deck_changed
 
 

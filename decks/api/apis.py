@@ -43,13 +43,13 @@ from decks.api.parsing import DeckListBody, body_parse, list_lines, validate_bod
 from decks.drafts import (
     DeckListLine,
     DraftJudgement,
-    deck_draft_of,
     deck_judge,
     draft_section_of_lines,
     game_deck_judge,
 )
 from decks.library.filters import DeckFilter
 from decks.models import Deck, DeckDraft, Visibility
+from decks.saved_drafts import deck_draft_of
 from decks.selectors import deck_api_queryset, deck_is_owned_by, deck_list_owned, deck_list_public
 from decks.services import StaleDeck, deck_delete, deck_save
 from gatesite.errors import ApplicationError

@@ -20,9 +20,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from decks.drafts import deck_draft_of
 from decks.editor.session import SESSION_DRAFT, session_draft, session_draft_replace
 from decks.models import Deck
+from decks.saved_drafts import deck_draft_of
 from decks.selectors import deck_get_for_owner, deck_get_for_viewer
 from decks.services import StaleDeck
 from decks.sharing.game_view import deck_editor_opens, deck_read_view, editor_serves, read_context

@@ -8,8 +8,9 @@ from dataclasses import dataclass, replace
 from django.utils.translation import gettext as _
 
 from cards.games import game_get
-from decks.drafts import deck_draft_of, deck_lines_of, game_card_facts
+from decks.drafts import game_card_facts
 from decks.models import MAX_LINE_COUNT, MAX_LINES, Deck, DeckDraft
+from decks.saved_drafts import deck_draft_of, deck_lines_of
 from decks.services import deck_update
 from gatesite.errors import ApplicationError
 

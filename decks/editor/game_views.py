@@ -24,9 +24,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
-from decks.drafts import OwnedDraft, deck_draft_for_owner, deck_draft_of
 from decks.models import Deck, DeckDraft
 from decks.odds.panel import odds_panel_context
+from decks.saved_drafts import OwnedDraft, deck_draft_for_owner, deck_draft_of
 from decks.selectors import deck_get_for_owner
 from decks.services import StaleDeck
 from decks.sharing.game_view import judged_by_its_cards

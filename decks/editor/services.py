@@ -18,8 +18,9 @@ from django.utils.translation import gettext_lazy
 from cards.models import Geas
 from cards.rules_selectors import rules_choice_get
 from cards.selectors import attribute_exists
-from decks.drafts import card_facts_by_number, deck_draft_of, deck_lines_of
+from decks.drafts import card_facts_by_number
 from decks.models import MAX_LINE_COUNT, MAX_LINES, SECTIONS, Deck, DeckDraft
+from decks.saved_drafts import deck_draft_of, deck_lines_of
 from decks.services import deck_update
 from decks.wording import game_name
 from gatesite.errors import ApplicationError

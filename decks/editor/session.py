@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.http import HttpRequest
 
-from decks.drafts import deck_draft_new
 from decks.models import DeckDraft
+from decks.saved_drafts import deck_draft_new
 
 SESSION_DRAFT = "deck_draft"
 # Set by a save that had to ask for an account first; the save completes after login.

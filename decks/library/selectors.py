@@ -11,9 +11,9 @@ from django.http import QueryDict
 
 from cards.games import games
 from cards.models import Faction, Geas, Ruler
-from decks.drafts import deck_draft_of
 from decks.library.filters import DeckFilter
 from decks.models import Deck, DeckCard, DeckTag, Section, Visibility
+from decks.saved_drafts import deck_draft_of
 from decks.selectors import (
     deck_card_names,
     deck_get_for_viewer,

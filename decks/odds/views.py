@@ -12,9 +12,9 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from decks.drafts import deck_draft_of
 from decks.editor.session import session_draft
 from decks.models import Deck, DeckDraft
+from decks.saved_drafts import deck_draft_of
 from decks.selectors import deck_get_for_viewer, deck_is_owned_by
 
 from .panel import odds_panel_context

@@ -13,9 +13,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from cards.models import Geas, Ruler
-from decks.drafts import deck_draft_of
 from decks.editor.state import DeckEditorState, deck_editor_state
 from decks.models import Deck, DeckDraft, DeckVersion
+from decks.saved_drafts import deck_draft_of
 from decks.selectors import deck_card_names, deck_get_for_viewer, deck_is_owned_by, deck_is_readable_by
 from decks.sharing.game_view import GameDeckView, game_deck_view, judged_by_its_cards
 from decks.sharing.history import Changelog, deck_changelog, snapshot_numbers

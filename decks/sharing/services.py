@@ -8,8 +8,8 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F
 
-from decks.drafts import deck_draft_of
 from decks.models import Deck
+from decks.saved_drafts import deck_draft_of
 from decks.services import deck_create_from_draft
 
 COPY_PREFIX = "Copy of "

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from django.db.models import Count
 
-from decks.drafts import deck_draft_judge, deck_draft_of
+from decks.drafts import deck_draft_judge
 from decks.models import Deck, DeckCard, DeckVersion, Section, Visibility
+from decks.saved_drafts import deck_draft_of
 
 pytestmark = pytest.mark.django_db
 

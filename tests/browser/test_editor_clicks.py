@@ -149,9 +149,9 @@ def test_a_save_conflict_is_a_toast_in_view_whose_one_action_reloads_the_deck(pa
     from django.contrib.auth import get_user_model
     from playwright.sync_api import expect
 
-    from decks.drafts import deck_draft_of
     from decks.editor.services import DraftChange, editor_deck_change
     from decks.models import DeckDraft
+    from decks.saved_drafts import deck_draft_of
     from decks.services import deck_create_from_draft
 
     user = get_user_model().objects.create_user("toast", password="a long toast passphrase")

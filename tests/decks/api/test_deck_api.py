@@ -9,8 +9,8 @@ from django.urls import reverse
 
 from decks.api.bodies import GAME_SECTIONS, DeckDetailOutput, DeckOutput, DeckVerdict
 from decks.api.outputs import deck_detail_output, deck_output
-from decks.drafts import deck_draft_of
 from decks.models import Deck, DeckCard, DeckDraft, DeckVersion, Section, Visibility
+from decks.saved_drafts import deck_draft_of
 from decks.services import deck_create_from_draft
 from gatesite.accounts.models import ApiToken, api_token_digest
 from gatesite.accounts.services import api_token_create

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from decks.drafts import deck_draft_of
 from decks.models import Deck, DeckCard, DeckVersion
+from decks.saved_drafts import deck_draft_of
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,8 @@ from django.test import Client
 from django.urls import reverse
 
 from decks.decklists.selectors import deck_draft_link
-from decks.drafts import deck_draft_of
 from decks.models import Deck, DeckDraft, DeckVersion, Visibility
+from decks.saved_drafts import deck_draft_of
 from decks.services import deck_create_from_draft, deck_update
 from tests.cards.factories import CardFactory, PrintingFactory
 from tests.decks.factories import legal_apprentice_main

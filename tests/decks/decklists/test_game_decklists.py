@@ -14,8 +14,8 @@ from decks.decklists.selectors import (
     deck_draft_validate_body,
     deck_text_import,
 )
-from decks.drafts import deck_draft_of
 from decks.models import Deck, DeckDraft
+from decks.saved_drafts import deck_draft_of
 from gatesite.errors import ApplicationError
 from tests.decks.factories import gambit_draft, game_deck, runners_draft
 

@@ -8,8 +8,8 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.http import Http404
 
-from decks.drafts import deck_draft_for_owner, deck_draft_of
 from decks.models import DeckDraft
+from decks.saved_drafts import deck_draft_for_owner, deck_draft_of
 from decks.selectors import deck_get_for_owner
 from decks.services import deck_create_from_draft
 from tests.decks.factories import DeckFactory, game_deck, legal_apprentice_main, runners_draft

@@ -11,11 +11,11 @@ import re
 
 import pytest
 
-from decks.drafts import OwnedDraft, deck_draft_of
 from decks.editor import game_views, views
 from decks.editor.game_state import game_editor_state
 from decks.editor.state import deck_editor_state
 from decks.models import Deck, DeckDraft
+from decks.saved_drafts import OwnedDraft, deck_draft_of
 from decks.selectors import deck_get_for_owner
 from decks.services import deck_create_from_draft
 from tests.decks.factories import gambit_draft, game_deck, legal_apprentice_main, runners_draft

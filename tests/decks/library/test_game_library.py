@@ -79,7 +79,7 @@ def test_compare_two_decks_of_a_game_section_by_section(client, three_games, use
 
 
 def test_a_game_decks_history_names_the_section_changed(client, three_games, user):
-    from decks.drafts import deck_draft_of
+    from decks.saved_drafts import deck_draft_of
     from decks.services import deck_update
 
     deck = three_games[2]

@@ -4,8 +4,8 @@ from dataclasses import replace
 
 import pytest
 
-from decks.drafts import deck_draft_of
 from decks.models import Deck, DeckDraft
+from decks.saved_drafts import deck_draft_of
 from decks.services import StaleDeck, deck_create_from_draft, deck_delete, deck_update
 from tests.decks.factories import legal_apprentice_main
 

@@ -8,8 +8,8 @@ from dataclasses import replace
 import pytest
 import time_machine
 
-from decks.drafts import deck_draft_of
 from decks.models import Deck, DeckDraft
+from decks.saved_drafts import deck_draft_of
 from decks.services import AUTOSAVE_GROUP, deck_create_from_draft, deck_update, deck_version_name
 from gatesite.errors import ApplicationError
 

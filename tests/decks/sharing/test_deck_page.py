@@ -9,8 +9,8 @@ from dataclasses import replace
 import pytest
 from django.urls import reverse
 
-from decks.drafts import deck_draft_of
 from decks.models import DeckDraft, Visibility
+from decks.saved_drafts import deck_draft_of
 from decks.services import deck_create_from_draft, deck_update, deck_visibility_set
 from tests.decks.factories import legal_apprentice_main
 

@@ -7,8 +7,8 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
-from decks.drafts import deck_draft_of
 from decks.models import DeckDraft, Visibility
+from decks.saved_drafts import deck_draft_of
 from decks.selectors import deck_get_for_change
 from decks.services import deck_create_from_draft, deck_update, deck_visibility_set
 from decks.sharing.history import MINUS

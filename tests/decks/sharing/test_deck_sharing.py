@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from decks.drafts import deck_draft_of
 from decks.library.services import MAX_TAGS, deck_archive_set, deck_tag_add, deck_tag_remove
 from decks.models import Deck, DeckDraft, DeckVersion, Visibility
+from decks.saved_drafts import deck_draft_of
 from decks.services import deck_create_from_draft, deck_visibility_set
 from decks.sharing.services import deck_copy
 from gatesite.errors import ApplicationError

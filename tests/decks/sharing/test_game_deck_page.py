@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from decks.drafts import deck_draft_of
 from decks.models import Deck
+from decks.saved_drafts import deck_draft_of
 from tests.decks.factories import gambit_draft, game_deck, runners_draft
 
 pytestmark = pytest.mark.django_db

@@ -8,8 +8,8 @@ from dataclasses import replace
 import pytest
 from django.urls import reverse
 
-from decks.drafts import deck_draft_of
 from decks.models import DeckDraft
+from decks.saved_drafts import deck_draft_of
 from decks.services import deck_create_from_draft, deck_update
 
 pytestmark = pytest.mark.django_db

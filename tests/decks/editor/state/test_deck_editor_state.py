@@ -4,9 +4,9 @@ import datetime
 
 import pytest
 
-from decks.drafts import deck_draft_new, deck_draft_of
 from decks.editor.state import deck_editor_state
 from decks.models import DeckDraft
+from decks.saved_drafts import deck_draft_new, deck_draft_of
 from decks.services import deck_create_from_draft
 from gatesite.errors import ApplicationError
 from tests.decks.factories import legal_apprentice_main

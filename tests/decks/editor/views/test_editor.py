@@ -9,9 +9,9 @@ from django.test import Client
 from django.urls import reverse
 
 from cards.models import Printing
-from decks.drafts import deck_draft_of
 from decks.editor.browser import BROWSER_PAGE_SIZE
 from decks.models import Deck, DeckDraft
+from decks.saved_drafts import deck_draft_of
 from decks.services import deck_create_from_draft
 from tests.cards.factories import CardFactory, PrintingFactory
 from tests.decks.factories import legal_apprentice_main

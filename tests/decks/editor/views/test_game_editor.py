@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from decks.drafts import deck_draft_of
 from decks.models import Deck, DeckDraft
+from decks.saved_drafts import deck_draft_of
 from tests.decks.factories import gambit_draft, game_deck, runners_draft
 
 pytestmark = pytest.mark.django_db
