@@ -27,11 +27,20 @@ def deck_get_for_owner(*, public_id: str, user: Any, write: bool = False) -> Dec
     deck = _deck_with_rules(Deck.objects.filter(public_id=public_id))
     if deck is None:
         raise Http404("No such deck.")
+    deck_owner_check(deck=deck, user=user, write=write)
+    return deck
+
+
+def deck_owner_check(*, deck: Deck, user: Any, write: bool = False) -> None:
+    """deck_get_for_owner's answer to anyone but the owner of `deck` (one place for every getter of it).
+
+    Http404 when reading in the editor and when writing to a private deck (its existence is not
+    revealed), PermissionDenied (403) when writing to an unlisted or public one.
+    """
     if not user.is_authenticated or deck.owner_id != user.pk:
         if write and deck.visibility != Visibility.PRIVATE:
             raise PermissionDenied("Only the owner can change this deck.")
         raise Http404("No such deck.")
-    return deck
 
 
 def _deck_with_rules(decks: QuerySet[Deck]) -> Deck | None:
@@ -42,12 +51,17 @@ def _deck_with_rules(decks: QuerySet[Deck]) -> Deck | None:
     """
     deck = next(iter(decks.order_by()[:1]), None)
     if deck is not None:
-        rulers, geases = rulers_and_geases_by_id()
-        if deck.ruler_id is not None and deck.ruler_id in rulers:
-            deck.ruler = rulers[deck.ruler_id]
-        if deck.geas_id is not None and deck.geas_id in geases:
-            deck.geas = geases[deck.geas_id]
+        deck_rules_attach(deck=deck)
     return deck
+
+
+def deck_rules_attach(*, deck: Deck) -> None:
+    """Give `deck` its ruler and geas from the catalog memory (what select_related gave, with no query)."""
+    rulers, geases = rulers_and_geases_by_id()
+    if deck.ruler_id is not None and deck.ruler_id in rulers:
+        deck.ruler = rulers[deck.ruler_id]
+    if deck.geas_id is not None and deck.geas_id in geases:
+        deck.geas = geases[deck.geas_id]
 
 
 def deck_get_for_viewer(*, public_id: str, user: Any) -> Deck:

@@ -6,8 +6,7 @@ from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
-from django.db import transaction
-from django.db.models import F
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -102,9 +101,7 @@ def deck_update(
     with transaction.atomic():
         # Another request that saved first has moved the version on: refuse rather than overwrite it.
         # Only the fields that differ from the deck as read are written (a click changes few of them).
-        updated = Deck.objects.filter(pk=deck.pk, version=base_version).update(
-            version=F("version") + 1, **_changed_fields(deck, fields)
-        )
+        updated = _deck_version_bump(deck=deck, base_version=base_version, changed=_changed_fields(deck, fields))
         if updated != 1:
             current = Deck.objects.filter(pk=deck.pk).values_list("version", flat=True).first()
             raise StaleDeck(base_version=base_version, version=current or 0)
@@ -129,6 +126,26 @@ def _changed_fields(deck: Deck, fields: dict[str, Any]) -> dict[str, Any]:
     return changed
 
 
+def _deck_version_bump(*, deck: Deck, base_version: int, changed: dict[str, Any]) -> int:
+    """The conditional UPDATE of deck_update: the version moved on, and the `changed` fields, if still at `base_version`.
+
+    Returns the rows updated (1, or 0 for a stale save). In SQL: the ORM's making of this
+    statement cost more CPU than the database's running it, on every click (the other writes below
+    are written so for the same reason; each converts its values as the ORM would, get_db_prep_save).
+    """
+    q = connection.ops.quote_name
+    assignments, params = [f"{q('version')} = {q('version')} + 1"], []
+    for name, value in changed.items():
+        field = Deck._meta.get_field(name)
+        assignments.append(f"{q(field.column)} = %s")
+        value = value.pk if field.is_relation and value is not None else value
+        params.append(field.get_db_prep_save(value, connection))
+    sql = f"UPDATE {q(Deck._meta.db_table)} SET {', '.join(assignments)} WHERE {q('id')} = %s AND {q('version')} = %s"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, deck.pk, base_version])
+        return int(cursor.rowcount)
+
+
 # Autosaves this close to the last one are the same editing session: they make one version.
 AUTOSAVE_GROUP = timedelta(minutes=30)
 
@@ -147,13 +164,28 @@ def _deck_version_record(*, deck: Deck, draft: DeckDraft, autosave: bool = False
         geas=deck.geas.slug if deck.geas else None,
     ).to_snapshot()
     now = timezone.now()
-    if autosave:
-        merged = DeckVersion.objects.filter(
-            deck=deck, version=deck.version - 1, autosave=True, name="", updated_at__gte=now - AUTOSAVE_GROUP
-        ).update(version=deck.version, snapshot=snapshot, updated_at=now)
-        if merged:
-            return
-    DeckVersion.objects.create(deck=deck, version=deck.version, snapshot=snapshot, updated_at=now, autosave=autosave)
+    q = connection.ops.quote_name
+    table = q(DeckVersion._meta.db_table)
+    field = DeckVersion._meta.get_field
+    json = field("snapshot").get_db_prep_save(snapshot, connection)
+    at = field("updated_at").get_db_prep_save(now, connection)
+    with connection.cursor() as cursor:
+        if autosave:
+            since = field("updated_at").get_db_prep_save(now - AUTOSAVE_GROUP, connection)
+            cursor.execute(
+                f"UPDATE {table} SET {q('version')} = %s, {q('snapshot')} = %s, {q('updated_at')} = %s "
+                f"WHERE {q('deck_id')} = %s AND {q('version')} = %s AND {q('autosave')} = %s AND {q('name')} = %s "
+                f"AND {q('updated_at')} >= %s",
+                [deck.version, json, at, deck.pk, deck.version - 1, True, "", since],
+            )
+            if cursor.rowcount:
+                return
+        cursor.execute(
+            f"INSERT INTO {table} ({q('deck_id')}, {q('version')}, {q('snapshot')}, {q('created_at')}, "
+            f"{q('updated_at')}, {q('autosave')}, {q('name')}) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+            # created_at: the time of the save (auto_now_add's), as updated_at.
+            [deck.pk, deck.version, json, at, at, autosave, ""],
+        )
 
 
 def deck_version_name(*, deck: Deck, version: int, name: str) -> DeckVersion:
@@ -178,29 +210,37 @@ def _deck_cards_sync(*, deck: Deck, draft: DeckDraft, existing: DeckLines | None
     if existing is None:
         existing = deck_lines_of(deck=deck)
     stale = [pk for key, (pk, _) in existing.items() if key not in wanted]
-    if stale:
-        DeckCard.objects.filter(pk__in=stale).delete()
-    changed = [
-        DeckCard(pk=pk, count=wanted[key])
-        for key, (pk, count) in existing.items()
-        if key in wanted and count != wanted[key]
-    ]
-    if len(changed) == 1:
-        DeckCard.objects.filter(pk=changed[0].pk).update(count=changed[0].count)  # the usual change: one line
-    elif changed:
-        DeckCard.objects.bulk_update(changed, ["count"])
+    changed = [(wanted[key], pk) for key, (pk, count) in existing.items() if key in wanted and count != wanted[key]]
     new = {key: count for key, count in wanted.items() if key not in existing}
-    if new:
-        ids = printing_ids_by_number({n for n, _ in new})
-        missing = sorted({n for n, _ in new} - set(ids))
-        if missing:
-            raise ApplicationError(
-                gettext("No card with collector number %(numbers)s.") % {"numbers": ", ".join(missing)}, field="number"
-            )
-        DeckCard.objects.bulk_create(
-            DeckCard(deck=deck, printing_id=ids[number], section=section, count=count)
-            for (number, section), count in new.items()
+    ids = printing_ids_by_number({n for n, _ in new}) if new else {}
+    missing = sorted({n for n, _ in new} - set(ids))
+    if missing:
+        raise ApplicationError(
+            gettext("No card with collector number %(numbers)s.") % {"numbers": ", ".join(missing)}, field="number"
         )
+    # In SQL, as _deck_version_bump (the usual click writes one line: one of these statements, once).
+    q = connection.ops.quote_name
+    table = q(DeckCard._meta.db_table)
+    with connection.cursor() as cursor:
+        if stale:
+            cursor.execute(f"DELETE FROM {table} WHERE {q('id')} IN ({', '.join(['%s'] * len(stale))})", stale)
+        if changed:
+            _execute_each(cursor, f"UPDATE {table} SET {q('count')} = %s WHERE {q('id')} = %s", changed)
+        if new:
+            _execute_each(
+                cursor,
+                f"INSERT INTO {table} ({q('deck_id')}, {q('printing_id')}, {q('section')}, {q('count')}) "
+                "VALUES (%s, %s, %s, %s)",
+                [(deck.pk, ids[number], section, count) for (number, section), count in new.items()],
+            )
+
+
+def _execute_each(cursor: Any, sql: str, rows: list[tuple[Any, ...]]) -> None:
+    """`sql` once per row of parameters: one statement for the click's one line, the driver's batch for more."""
+    if len(rows) == 1:
+        cursor.execute(sql, rows[0])
+    else:
+        cursor.executemany(sql, rows)
 
 
 def deck_delete(*, deck: Deck) -> None:

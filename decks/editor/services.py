@@ -20,7 +20,7 @@ from cards.rules_selectors import rules_choice_get
 from cards.selectors import attribute_exists
 from decks.drafts import card_facts_by_number
 from decks.models import MAX_LINE_COUNT, MAX_LINES, SECTIONS, Deck, DeckDraft
-from decks.saved_drafts import deck_draft_of, deck_lines_of
+from decks.saved_drafts import DeckLines, deck_draft_of, deck_lines_of
 from decks.services import deck_update
 from decks.wording import game_name
 from gatesite.errors import ApplicationError
@@ -187,13 +187,17 @@ class SavedChange:
     notice: str = ""
 
 
-def editor_deck_change(*, deck: Deck, change: DraftChange, base_version: int, shown: Sequence[str] = ()) -> SavedChange:
+def editor_deck_change(
+    *, deck: Deck, change: DraftChange, base_version: int, shown: Sequence[str] = (), lines: DeckLines | None = None
+) -> SavedChange:
     """A saved deck with one change applied, judged and saved at once (every change is saved).
 
     Raises StaleDeck (decks.services) when the deck is no longer at `base_version`, the version
     the player's page showed: the change is then refused, never written over another one.
+    `lines`: the deck's lines if the caller read them with it (deck_and_lines_for_owner); read here if not.
     """
-    lines = deck_lines_of(deck=deck)
+    if lines is None:
+        lines = deck_lines_of(deck=deck)
     before = deck_draft_of(deck=deck, lines=lines)
     changed = deck_draft_change(draft=before, change=change)
     state = deck_editor_state(draft=changed, also=shown)

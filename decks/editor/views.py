@@ -26,7 +26,7 @@ from django_htmx.http import replace_url, reswap, retarget
 
 from decks.models import Deck, DeckDraft
 from decks.odds.panel import odds_panel_context
-from decks.saved_drafts import deck_draft_for_owner, deck_draft_new, deck_draft_of
+from decks.saved_drafts import deck_and_lines_for_owner, deck_draft_for_owner, deck_draft_new, deck_draft_of
 from decks.selectors import deck_get_for_owner
 from decks.services import StaleDeck, deck_create_from_draft, deck_delete
 from gatesite.errors import ApplicationError
@@ -173,13 +173,14 @@ def draft_change(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def deck_change(request: HttpRequest, public_id: str) -> HttpResponse:
-    deck = deck_get_for_owner(public_id=public_id, user=request.user, write=True)
+    # The deck and its lines in one query: the lines are the draft the change starts from, and the save's.
+    deck, lines = deck_and_lines_for_owner(public_id=public_id, user=request.user, write=True)
     form = DeckChangeForm(request.POST)
     if not form.is_valid():
         return _refused(request, deck, form.error_text())
     try:
         saved = editor_deck_change(
-            deck=deck, change=form.change(), base_version=form.based_on, shown=_shown(request, form)
+            deck=deck, change=form.change(), base_version=form.based_on, shown=_shown(request, form), lines=lines
         )
     except StaleDeck as exc:
         return _conflict(request, public_id, exc)
