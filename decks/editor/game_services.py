@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from cards.games import game_get
 from decks.drafts import game_card_facts
 from decks.models import MAX_LINE_COUNT, MAX_LINES, Deck, DeckDraft
-from decks.saved_drafts import deck_draft_of, deck_lines_of
+from decks.saved_drafts import DeckLines, deck_draft_of, deck_lines_of
 from decks.services import deck_update
 from gatesite.errors import ApplicationError
 
@@ -91,13 +91,17 @@ class SavedGameChange:
     state: GameEditorState
 
 
-def editor_game_deck_change(*, deck: Deck, change: GameChange, base_version: int) -> SavedGameChange:
+def editor_game_deck_change(
+    *, deck: Deck, change: GameChange, base_version: int, lines: DeckLines | None = None
+) -> SavedGameChange:
     """A saved game deck with one change applied, judged and saved at once.
 
     Raises StaleDeck (decks.services) when the deck is no longer at `base_version`: the change
-    is refused, never written over another one.
+    is refused, never written over another one. `lines`: the deck's lines if the caller read them
+    with it (deck_and_lines_for_owner); read here if not.
     """
-    lines = deck_lines_of(deck=deck)
+    if lines is None:
+        lines = deck_lines_of(deck=deck)
     changed = game_draft_change(draft=deck_draft_of(deck=deck, lines=lines), change=change)
     state = game_editor_state(draft=changed)
     saved = deck_update(

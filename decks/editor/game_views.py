@@ -26,7 +26,7 @@ from django_htmx.http import reswap, retarget
 
 from decks.models import Deck, DeckDraft
 from decks.odds.panel import odds_panel_context
-from decks.saved_drafts import OwnedDraft, deck_draft_for_owner, deck_draft_of
+from decks.saved_drafts import OwnedDraft, deck_and_lines_for_owner, deck_draft_for_owner, deck_draft_of
 from decks.selectors import deck_get_for_owner
 from decks.services import StaleDeck
 from decks.sharing.game_view import judged_by_its_cards
@@ -142,13 +142,14 @@ def draft_change(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def deck_change(request: HttpRequest, public_id: str) -> HttpResponse:
-    deck = deck_get_for_owner(public_id=public_id, user=request.user, write=True)
+    # The deck and its lines in one query, as the Gate Ruler editor's change.
+    deck, lines = deck_and_lines_for_owner(public_id=public_id, user=request.user, write=True)
     form = GameChangeForm(request.POST)
     if not form.is_valid():
         return _refused(request, deck, deck.game, form.error_text())
     base_version = form.cleaned_data["base_version"] or deck.version
     try:
-        saved = editor_game_deck_change(deck=deck, change=form.change(), base_version=base_version)
+        saved = editor_game_deck_change(deck=deck, change=form.change(), base_version=base_version, lines=lines)
     except StaleDeck as exc:
         return _conflict(request, public_id, exc)
     except ApplicationError as exc:
