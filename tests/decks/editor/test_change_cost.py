@@ -20,10 +20,10 @@ pytestmark = pytest.mark.django_db
 
 HX = {"HX-Request": "true"}
 SHOWN = " ".join(f"TS-{n:03d}" for n in range(1, 14))
-# A saved deck's change: the deck, the catalog token (SQLite reads it; PostgreSQL is told), session,
-# user, its lines (read once, for the draft and for the save), then the save (savepoint, the deck's
-# conditional update of what changed, the line written, the version's snapshot, release).
-SAVED_CHANGE_QUERIES = 10
+# A saved deck's change: the deck with its lines (one query, for the draft and for the save), the
+# catalog token (SQLite reads it; PostgreSQL is told), session, user, then the save (savepoint, the
+# deck's conditional update of what changed, the line written, the version's snapshot, release).
+SAVED_CHANGE_QUERIES = 9
 # A draft's change: session, default ruler, the printing's existence, the catalog token, user, session saved.
 DRAFT_CHANGE_QUERIES = 8
 
