@@ -128,7 +128,7 @@ def deck_and_lines_for_owner(*, public_id: str, user: Any, write: bool = False) 
     (deck_owner_check). Every click reads both: two ORM queries, and a model instance made by
     the ORM, cost more CPU than the rest of the click's reads, hence the SQL (as deck_draft_for_owner).
     """
-    columns, converters = _deck_columns()
+    columns, converted = _deck_columns()
     q = connection.ops.quote_name
     deck_table, line, printing = (q(model._meta.db_table) for model in (Deck, DeckCard, Printing))
     sql = (
@@ -145,9 +145,10 @@ def deck_and_lines_for_owner(*, public_id: str, user: Any, write: bool = False) 
         raise Http404("No such deck.")
     width = len(_DECK_FIELDS)
     values = list(rows[0][:width])
-    # The ORM's conversions of what the driver gives (SQLite's dates and times as text, its booleans as 0/1).
-    for i, column, field_converters in converters:
-        for convert in field_converters:
+    # The ORM's conversions of what the driver gives (SQLite's dates and times as text, its booleans as 0/1),
+    # taken from this connection (a converter may read its settings, e.g. its time zone).
+    for i, column in converted:
+        for convert in connection.ops.get_db_converters(column) + column.get_db_converters(connection):
             values[i] = convert(values[i], column, connection)
     deck = Deck.from_db(connection.alias, _DECK_ATTNAMES, values)
     deck_owner_check(deck=deck, user=user, write=write)
@@ -158,22 +159,21 @@ def deck_and_lines_for_owner(*, public_id: str, user: Any, write: bool = False) 
 
 _DECK_FIELDS = tuple(Deck._meta.concrete_fields)
 _DECK_ATTNAMES = [field.attname for field in _DECK_FIELDS]
-# The deck's columns in SQL and the ORM's converters of their values, by database (made once: they cost).
-_deck_columns_by_vendor: dict[str, tuple[str, list[tuple[int, Any, list[Any]]]]] = {}
+# By database: the deck's columns in SQL, and which of them the ORM converts (their index and column).
+_deck_columns_by_vendor: dict[str, tuple[str, list[tuple[int, Any]]]] = {}
 
 
-def _deck_columns() -> tuple[str, list[tuple[int, Any, list[Any]]]]:
+def _deck_columns() -> tuple[str, list[tuple[int, Any]]]:
     found = _deck_columns_by_vendor.get(connection.vendor)
     if found is None:
         q = connection.ops.quote_name
         columns = ", ".join(f"d.{q(field.column)}" for field in _DECK_FIELDS)
-        converters = []
+        converted = []
         for i, field in enumerate(_DECK_FIELDS):
             column = field.get_col(Deck._meta.db_table)
-            field_converters = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
-            if field_converters:
-                converters.append((i, column, field_converters))
-        found = _deck_columns_by_vendor[connection.vendor] = (columns, converters)
+            if connection.ops.get_db_converters(column) + column.get_db_converters(connection):
+                converted.append((i, column))
+        found = _deck_columns_by_vendor[connection.vendor] = (columns, converted)
     return found
 
 
