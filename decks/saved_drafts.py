@@ -131,20 +131,23 @@ def deck_and_lines_for_owner(*, public_id: str, user: Any, write: bool = False) 
     columns, converted = _deck_columns()
     q = connection.ops.quote_name
     deck_table, line, printing = (q(model._meta.db_table) for model in (Deck, DeckCard, Printing))
+    width = len(_DECK_FIELDS)
+    # The deck's row, then its lines' (each with only its own columns: a joined deck's columns would
+    # come again on every line, its description and verdict included), in DeckCard's own order
+    # (Meta.ordering: section, collector number), which deck_lines_of's query follows.
     sql = (
-        f"SELECT {columns}, l.{q('id')}, p.{q('collector_number')}, l.{q('section')}, l.{q('count')} "
-        f"FROM {deck_table} d LEFT JOIN {line} l ON l.{q('deck_id')} = d.{q('id')} "
-        f"LEFT JOIN {printing} p ON p.{q('id')} = l.{q('printing_id')} WHERE d.{q('public_id')} = %s "
-        # DeckCard's own order (Meta.ordering), which deck_lines_of's query follows.
-        f"ORDER BY l.{q('section')}, p.{q('collector_number')}"
+        f"SELECT 0, {columns}, NULL, NULL, NULL, NULL FROM {deck_table} d WHERE d.{q('public_id')} = %s "
+        f"UNION ALL SELECT 1, {', '.join(['NULL'] * width)}, l.{q('id')}, p.{q('collector_number')}, "
+        f"l.{q('section')}, l.{q('count')} FROM {deck_table} d JOIN {line} l ON l.{q('deck_id')} = d.{q('id')} "
+        f"JOIN {printing} p ON p.{q('id')} = l.{q('printing_id')} WHERE d.{q('public_id')} = %s "
+        f"ORDER BY 1, {width + 4}, {width + 3}"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [public_id])
+        cursor.execute(sql, [public_id, public_id])
         rows = cursor.fetchall()
-    if not rows:
+    if not rows:  # no deck (and so no lines)
         raise Http404("No such deck.")
-    width = len(_DECK_FIELDS)
-    values = list(rows[0][:width])
+    values = list(rows[0][1 : width + 1])
     # The ORM's conversions of what the driver gives (SQLite's dates and times as text, its booleans as 0/1),
     # taken from this connection (a converter may read its settings, e.g. its time zone).
     for i, column in converted:
@@ -153,7 +156,7 @@ def deck_and_lines_for_owner(*, public_id: str, user: Any, write: bool = False) 
     deck = Deck.from_db(connection.alias, _DECK_ATTNAMES, values)
     deck_owner_check(deck=deck, user=user, write=write)
     deck_rules_attach(deck=deck)
-    lines = {(number, section): (pk, count) for *_deck, pk, number, section, count in rows if pk is not None}
+    lines = {(number, section): (pk, count) for *_deck, pk, number, section, count in rows[1:]}
     return deck, lines
 
 
