@@ -212,6 +212,7 @@ def _deck_cards_sync(*, deck: Deck, draft: DeckDraft, existing: DeckLines | None
     stale = [pk for key, (pk, _) in existing.items() if key not in wanted]
     changed = [(wanted[key], pk) for key, (pk, count) in existing.items() if key in wanted and count != wanted[key]]
     new = {key: count for key, count in wanted.items() if key not in existing}
+    # An unknown printing refuses the save before any line is written (the caller's transaction undoes the rest).
     ids = printing_ids_by_number({n for n, _ in new}) if new else {}
     missing = sorted({n for n, _ in new} - set(ids))
     if missing:
