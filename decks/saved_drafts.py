@@ -18,6 +18,7 @@ from django.http import Http404
 
 from cards.models import Geas, Printing, Ruler
 from gatesite.errors import ApplicationError
+from gatesite.rows import model_columns, model_from_row
 
 from .models import SECTIONS, Deck, DeckCard, DeckDraft
 from .selectors import deck_owner_check, deck_rules_attach
@@ -128,10 +129,10 @@ def deck_and_lines_for_owner(*, public_id: str, user: Any, write: bool = False) 
     (deck_owner_check). Every click reads both: two ORM queries, and a model instance made by
     the ORM, cost more CPU than the rest of the click's reads, hence the SQL (as deck_draft_for_owner).
     """
-    columns, converted = _deck_columns()
+    columns = model_columns(Deck, "d")
     q = connection.ops.quote_name
     deck_table, line, printing = (q(model._meta.db_table) for model in (Deck, DeckCard, Printing))
-    width = len(_DECK_FIELDS)
+    width = len(Deck._meta.concrete_fields)
     # The deck's row, then its lines' (each with only its own columns: a joined deck's columns would
     # come again on every line, its description and verdict included), in DeckCard's own order
     # (Meta.ordering: section, collector number), which deck_lines_of's query follows.
@@ -147,37 +148,11 @@ def deck_and_lines_for_owner(*, public_id: str, user: Any, write: bool = False) 
         rows = cursor.fetchall()
     if not rows:  # no deck (and so no lines)
         raise Http404("No such deck.")
-    values = list(rows[0][1 : width + 1])
-    # The ORM's conversions of what the driver gives (SQLite's dates and times as text, its booleans as 0/1),
-    # taken from this connection (a converter may read its settings, e.g. its time zone).
-    for i, column in converted:
-        for convert in connection.ops.get_db_converters(column) + column.get_db_converters(connection):
-            values[i] = convert(values[i], column, connection)
-    deck = Deck.from_db(connection.alias, _DECK_ATTNAMES, values)
+    deck = model_from_row(Deck, rows[0][1 : width + 1])
     deck_owner_check(deck=deck, user=user, write=write)
     deck_rules_attach(deck=deck)
     lines = {(number, section): (pk, count) for *_deck, pk, number, section, count in rows[1:]}
     return deck, lines
-
-
-_DECK_FIELDS = tuple(Deck._meta.concrete_fields)
-_DECK_ATTNAMES = [field.attname for field in _DECK_FIELDS]
-# By database: the deck's columns in SQL, and which of them the ORM converts (their index and column).
-_deck_columns_by_vendor: dict[str, tuple[str, list[tuple[int, Any]]]] = {}
-
-
-def _deck_columns() -> tuple[str, list[tuple[int, Any]]]:
-    found = _deck_columns_by_vendor.get(connection.vendor)
-    if found is None:
-        q = connection.ops.quote_name
-        columns = ", ".join(f"d.{q(field.column)}" for field in _DECK_FIELDS)
-        converted = []
-        for i, field in enumerate(_DECK_FIELDS):
-            column = field.get_col(Deck._meta.db_table)
-            if connection.ops.get_db_converters(column) + column.get_db_converters(connection):
-                converted.append((i, column))
-        found = _deck_columns_by_vendor[connection.vendor] = (columns, converted)
-    return found
 
 
 def deck_draft_new() -> DeckDraft:

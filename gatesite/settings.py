@@ -123,6 +123,11 @@ AUTH_PASSWORD_VALIDATORS = [
 # <address>`, or delete the rows in the admin (Axes › Access attempts).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
+    # ModelBackend, reading the signed-in player in one plain SQL statement (gatesite/accounts/backends.py).
+    "gatesite.accounts.backends.PlayerBackend",
+    # Only for the sessions signed in before PlayerBackend (a session names its backend, and one no
+    # longer listed is signed out): it reads their player. Signing in never reaches it (PlayerBackend
+    # refuses a wrong password for good: gatesite/accounts/backends.py).
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"

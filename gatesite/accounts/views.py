@@ -27,7 +27,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST if request.method == "POST" else None)
     if form.is_valid():
         user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user, backend="gatesite.accounts.backends.PlayerBackend")
         return redirect(next_url or settings.LOGIN_REDIRECT_URL)
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
 
