@@ -58,11 +58,16 @@ def _no_facts(card: CardFacts) -> object:
 @lru_cache(maxsize=1024)
 def _plan(moved: frozenset[str]) -> _Plan:
     """Each rule, whether a copy that changes these aspects makes its check run again, and its sharing."""
+    # A rule without a hint blames a copy in its check's own words, which may name the card: not shared.
     return tuple(
         (
             rule,
             bool(rule.reads & moved),
-            None if rule.shared_by is None else attrgetter(*rule.shared_by) if rule.shared_by else _no_facts,
+            None
+            if rule.shared_by is None or rule.hint is None
+            else attrgetter(*rule.shared_by)
+            if rule.shared_by
+            else _no_facts,
         )
         for rule in RULES
     )
