@@ -78,7 +78,9 @@ def check_max_factions(t: Tally, r: RulesInForce) -> list[Violation]:
         # The factions with the fewest cards are the ones the player most likely wants to cut.
         ranked = sorted(counts, key=lambda f: (-counts[f], f))
         extra = set(ranked[limit:])
-        cards = sorted(n for n, card in t.cards.items() if card.faction in extra and in_scope(card, scope))
+        cards = sorted(
+            n for n, card in t.cards.items() if card.faction in extra and (scope == ALL or in_scope(card, scope))
+        )
         values = {"count": len(counts), "factions": tuple(sorted(counts)), "ruler": r.ruler, "limit": limit}
         wording = Wording(_SCOPE_WORDS[scope], values)
         out.append(Violation.worded("max_factions", wording, tuple(cards), r.source_of("max_factions")))

@@ -10,14 +10,16 @@ total already over the cap and a level-0 card) is no reason not to add it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import lru_cache
+from operator import attrgetter
 
-from .registry import RULES, rule_get
+from .registry import RULES, Rule, rule_get
 from .rule_hints import Addition
 from .ruleset import RulesInForce
 from .tally import Tally, with_one_more
-from .types import ENERGY, MAIN, RESOURCES, UNIT, CardFacts, DeckSnapshot, Report
+from .types import ENERGY, MAIN, RESOURCES, UNIT, CardFacts, DeckSnapshot, Report, Violation
 
 __all__ = [
     "MAIN",
@@ -43,41 +45,137 @@ def judge_tally(tally: Tally, rules: RulesInForce) -> Report:
     return Report(tuple(violations), tally.summary(), rules)
 
 
+# Each rule that may have something to say against a copy: whether its check runs again (not when
+# the copy changes nothing the rule reads: its violations are then the deck's own), and the facts of
+# a card its answer is shared by (None: not shared).
+_Plan = tuple[tuple[Rule, bool, Callable[[CardFacts], object] | None], ...]
+
+
+def _no_facts(card: CardFacts) -> object:
+    return ()
+
+
+@lru_cache(maxsize=1024)
+def _plan(moved: frozenset[str]) -> _Plan:
+    """Each rule, whether a copy that changes these aspects makes its check run again, and its sharing."""
+    # A rule without a hint blames a copy in its check's own words, which may name the card: not shared.
+    return tuple(
+        (
+            rule,
+            bool(rule.reads & moved),
+            None
+            if rule.shared_by is None or rule.hint is None
+            else attrgetter(*rule.shared_by)
+            if rule.shared_by
+            else _no_facts,
+        )
+        for rule in RULES
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Additions:
     """A deck counted and judged once, against which many cards are tested one more copy at a time.
 
-    The card browser asks this of every result shown after every change: each card's test
-    derives the deck's tally with one more copy (Tally.plus_one) instead of counting the whole
-    deck again, then runs the rules on it; the answers are addition_blockers' own.
+    The card browser asks this of every result shown after every change (about 30 cards). Each
+    card's test runs again only the checks that read what its copy changes (each rule's `reads`
+    in the registry, Tally.moved_by), on the deck's tally with the copy (Tally.plus_one); every
+    other rule's violations are the deck's own (`report`: the deck's judgement under `rules`).
+    What a rule says against a card is worked out once for all the cards alike in what the rule
+    reads of them (its `shared_by`: any card adds one to the deck's size; every level-2 card makes
+    the level total the same). The answers are those of judging the whole deck with the copy
+    (tests/decks/rules/test_hints_incremental.py).
     """
 
     rules: RulesInForce
     tally: Tally
     report: Report
+    # The report's violations rule by rule (what a rule the copy leaves alone says after it too).
+    said: dict[str, tuple[Violation, ...]] = field(default_factory=dict)
+    # The rules that may have something to say, by the aspects a copy moves.
+    plans: dict[frozenset[str], _Plan] = field(default_factory=dict)
+    # What a rule says against a card, by rule, section, whether the name is new and the facts it is shared by.
+    shared: dict[tuple[object, ...], tuple[str, ...]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, deck: DeckSnapshot, rules: RulesInForce, report: Report | None = None) -> Additions:
         tally = Tally.of(deck, rules)
         return cls(rules, tally, report if report is not None else judge_tally(tally, rules))
 
+    def __post_init__(self) -> None:
+        said: dict[str, list[Violation]] = {}
+        for violation in self.report.violations:
+            said.setdefault(violation.rule, []).append(violation)
+        self.said.update((code, tuple(violations)) for code, violations in said.items())
+
     def blockers(self, card: CardFacts, printing: str | None, section: str | None = None) -> list[str]:
         """Why one more copy of `card` (as `printing`, if named) cannot be added; [] if it can."""
-        section = section or natural_section(card)
-        before, deck = self.report, self.tally.deck
-        after = judge_tally(self.tally.plus_one(card, printing, section, self.rules), self.rules)
-        addition = Addition(deck, self.rules, card, printing, section, before.summary, after.summary)
+        copy = _Copy(self, card, printing, section or natural_section(card))
+        moved = self.tally.moved_by(card, printing, copy.section, self.rules)
+        plan = self.plans.get(moved)
+        if plan is None:
+            # A rule that does not run again and that the deck does not break says nothing: left out.
+            plan = self.plans[moved] = tuple(p for p in _plan(moved) if p[1] or p[0].code in self.said)
+        # A card is alike another in what a rule reads of it only if its facts are its name's in the
+        # deck (the deck's copies count with the facts of their own line).
+        known = self.tally.cards.get(card.name)
+        shares = known is None or known is card or known == card
         reasons: list[str] = []
-        for violation in after.violations:
-            rule = rule_get(violation.rule)
-            if rule is None or rule.hint is None:
-                # A rule without a hint yet: blame the copy if the violation is new.
-                reason = None if violation in before.violations else violation.message
+        # RULES' order, and each rule's violations in its check's order: judge_tally's report on the
+        # deck with the copy, violation for violation.
+        for rule, runs, facts in plan:
+            if shares and facts is not None:
+                key = (rule.code, copy.section, known is None, facts(card))
+                said = self.shared.get(key)
+                if said is None:
+                    said = self.shared[key] = copy.reasons(rule, runs)
             else:
-                reason = rule.hint(card.name in violation.cards, addition)
-            if reason and reason not in reasons:
-                reasons.append(reason)
+                said = copy.reasons(rule, runs)
+            for reason in said:
+                if reason not in reasons:
+                    reasons.append(reason)
         return reasons
+
+
+class _Copy:
+    """One more copy of a card tested against an Additions: the tally with it and the Addition the
+    hints read, each made when first needed (a copy most rules say nothing of needs neither)."""
+
+    __slots__ = ("_addition", "_after", "additions", "card", "printing", "section")
+
+    def __init__(self, additions: Additions, card: CardFacts, printing: str | None, section: str) -> None:
+        self.additions, self.card, self.printing, self.section = additions, card, printing, section
+        self._after: Tally | None = None
+        self._addition: Addition | None = None
+
+    def after(self) -> Tally:
+        if self._after is None:
+            a = self.additions
+            self._after = a.tally.plus_one(self.card, self.printing, self.section, a.rules)
+        return self._after
+
+    def addition(self) -> Addition:
+        if self._addition is None:
+            a = self.additions
+            before, after = a.report.summary, self.after().summary()
+            self._addition = Addition(a.tally.deck, a.rules, self.card, self.printing, self.section, before, after)
+        return self._addition
+
+    def reasons(self, rule: Rule, runs: bool) -> tuple[str, ...]:
+        """What one rule's violations of the deck with the copy say against the copy, each reason once."""
+        a = self.additions
+        violations = rule.check(self.after(), a.rules) if runs else a.said.get(rule.code, ())
+        out: list[str] = []
+        for violation in violations:
+            known = rule_get(violation.rule)
+            if known is None or known.hint is None:
+                # A rule without a hint yet: blame the copy if the violation is new.
+                reason = None if violation in a.report.violations else violation.message
+            else:
+                reason = known.hint(self.card.name in violation.cards, self.addition())
+            if reason and reason not in out:
+                out.append(reason)
+        return tuple(out)
 
 
 def addition_blockers(

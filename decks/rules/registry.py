@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import checks, rule_hints, rule_meters
+from . import tally as t
 from .rule_hints import Addition
 from .rule_meters import Meter
 from .ruleset import RulesInForce
@@ -46,6 +47,15 @@ class Rule:
     line_label: str | None = None
     # Further fields the rule reads, with their names for players.
     more_fields: tuple[tuple[str, str], ...] = ()
+    # What of the deck its check reads (tally.py's aspects: SIZE, NAMES, …): the card browser's hints
+    # run the check again only after a copy that changes one of these. Every aspect unless declared,
+    # so a rule added without it is always run again (tests/decks/rules/test_rule_reads.py checks each).
+    reads: frozenset[str] = t.ASPECTS
+    # The facts of a card (CardFacts fields) that alone decide what the rule says against one more copy
+    # of it, besides whether its name is new to the deck: cards alike in these get the same reasons,
+    # worked out once per deck. None: the card as a whole, its name and printing too (never shared),
+    # the safe default. Not its name's copies, which only the name decides.
+    shared_by: tuple[str, ...] | None = None
 
     def fields(self) -> dict[str, str]:
         """Every rules field the rule reads, with its name for players."""
@@ -60,6 +70,8 @@ RULES: tuple[Rule, ...] = (
         field="deck_size",
         label=gettext_noop("deck size"),
         check=checks.check_deck_size,
+        reads=frozenset({t.SIZE}),
+        shared_by=(),
         hint=rule_hints.hint_deck_size,
         meter=rule_meters.meter_deck_size,
         meter_rank=0,
@@ -69,6 +81,7 @@ RULES: tuple[Rule, ...] = (
         field=None,
         label=gettext_noop("card types"),
         check=checks.check_card_type,
+        reads=frozenset({t.ENERGY_NAMES, t.RESOURCE_CARDS}),
         hint=rule_hints.hint_card_type,
         line_label=gettext_noop("Wrong section for its type"),
     ),
@@ -77,6 +90,8 @@ RULES: tuple[Rule, ...] = (
         field="max_factions",
         label=gettext_noop("faction limit"),
         check=checks.check_max_factions,
+        reads=frozenset({t.FACTIONS}),
+        shared_by=("faction", "type"),
         hint=rule_hints.hint_max_factions,
         meter=rule_meters.meter_max_factions,
         meter_rank=3,
@@ -87,6 +102,8 @@ RULES: tuple[Rule, ...] = (
         field="unit_attribute_choice",
         label=gettext_noop("unit attribute requirement"),
         check=checks.check_unit_attribute,
+        reads=frozenset({t.UNIT_NAMES}),
+        shared_by=("type", "attributes"),
         hint=rule_hints.hint_unit_attribute,
         meter=rule_meters.meter_unit_attribute,
         meter_rank=4,
@@ -98,6 +115,7 @@ RULES: tuple[Rule, ...] = (
         label=gettext_noop("copy limit"),
         more_fields=(("max_copies_exceptions", gettext_noop("copy limit exceptions")),),
         check=checks.check_max_copies,
+        reads=frozenset({t.COPIES}),
         hint=rule_hints.hint_max_copies,
         line_label=gettext_noop("Too many copies"),
     ),
@@ -106,6 +124,8 @@ RULES: tuple[Rule, ...] = (
         field="legend_cap",
         label=gettext_noop("legendary card cap"),
         check=checks.check_legend_cap,
+        reads=frozenset({t.LEGENDS}),
+        shared_by=("legend",),
         hint=rule_hints.hint_legend_cap,
         meter=rule_meters.meter_legend_cap,
         meter_rank=5,
@@ -116,6 +136,7 @@ RULES: tuple[Rule, ...] = (
         field="legend_max_copies",
         label=gettext_noop("copy limit for legendary cards"),
         check=checks.check_legend_copies,
+        reads=frozenset({t.LEGENDS}),
         hint=rule_hints.hint_legend_copies,
         line_label=gettext_noop("Too many copies of a legendary card"),
     ),
@@ -124,6 +145,8 @@ RULES: tuple[Rule, ...] = (
         field="level_cap",
         label=gettext_noop("level cap"),
         check=checks.check_level_cap,
+        reads=frozenset({t.LEVELS}),
+        shared_by=("level",),
         hint=rule_hints.hint_level_cap,
         meter=rule_meters.meter_level_cap,
         meter_rank=1,
@@ -133,6 +156,8 @@ RULES: tuple[Rule, ...] = (
         field="cnt_cap",
         label=gettext_noop("CNT cap"),
         check=checks.check_cnt_cap,
+        reads=frozenset({t.CNT_CARDS}),
+        shared_by=("cnt",),
         hint=rule_hints.hint_cnt_cap,
         meter=rule_meters.meter_cnt_cap,
         meter_rank=2,
@@ -143,6 +168,8 @@ RULES: tuple[Rule, ...] = (
         field="allow_negative_levels",
         label=gettext_noop("negative-level rule"),
         check=checks.check_negative_level,
+        reads=frozenset({t.NEGATIVE_LEVELS}),
+        shared_by=("level",),
         hint=rule_hints.hint_negative_level,
         line_label=gettext_noop("Negative level not allowed"),
     ),
@@ -151,6 +178,7 @@ RULES: tuple[Rule, ...] = (
         field="card_pool",
         label=gettext_noop("card pool"),
         check=checks.check_card_pool,
+        reads=frozenset({t.NAMES, t.PRINTINGS}),
         hint=rule_hints.hint_card_pool,
         meter=rule_meters.meter_card_pool,
         meter_rank=8,
@@ -161,6 +189,8 @@ RULES: tuple[Rule, ...] = (
         field="faction_quota",
         label=gettext_noop("per-faction quota"),
         check=checks.check_faction_quota,
+        reads=frozenset({t.FACTIONS}),
+        shared_by=("faction",),
         hint=rule_hints.hint_faction_quota,
         meter=rule_meters.meter_faction_quota,
         meter_rank=7,
@@ -171,6 +201,7 @@ RULES: tuple[Rule, ...] = (
         field="banned_cards",
         label=gettext_noop("list of banned cards"),
         check=checks.check_banned_card,
+        reads=frozenset({t.NAMES}),
         hint=rule_hints.hint_banned_card,
         line_label=gettext_noop("Banned for this ruler"),
     ),
@@ -179,6 +210,8 @@ RULES: tuple[Rule, ...] = (
         field="resource_cards",
         label=gettext_noop("number of resource cards"),
         check=checks.check_resource_cards,
+        reads=frozenset({t.RESOURCE_CARDS}),
+        shared_by=(),
         hint=rule_hints.hint_resource_cards,
         meter=rule_meters.meter_resource_cards,
         meter_rank=6,

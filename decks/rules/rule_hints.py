@@ -76,7 +76,10 @@ def hint_max_factions(named: bool, a: Addition) -> str | None:
     for scope, limit in a.rules.deck.max_factions.items():
         if limit is None or not in_scope(a.card, scope):
             continue
-        present = {e.card.faction for e in a.deck.main if e.card.faction is not None and in_scope(e.card, scope)}
+        if scope == ALL:
+            present = set(a.before.factions)  # the deck's factions, counted once already
+        else:
+            present = {e.card.faction for e in a.deck.main if e.card.faction is not None and in_scope(e.card, scope)}
         if a.card.faction not in present and len(present) + 1 > limit:
             return _w(_AMONG[scope], n=len(present) + 1)
     return None

@@ -77,6 +77,9 @@ class DeckRules:
     resource_cards: int
 
 
+_sources: dict[tuple[int, str], tuple[RulesInForce, str]] = {}
+
+
 @dataclass(frozen=True, slots=True)
 class RulesInForce:
     """The deck rules a deck is judged by: a ruler's, possibly patched by a geas."""
@@ -90,6 +93,19 @@ class RulesInForce:
 
     def source_of(self, name: str) -> str:
         """Where a deck rule comes from, so a violation can say why the limit is what it is."""
+        # Asked of every violation of every judgement (the card browser judges each card shown against
+        # the deck): remembered per rules object (held in the value, so its id is not another's).
+        key = (id(self), name)
+        held = _sources.get(key)
+        if held is not None and held[0] is self:
+            return held[1]
+        if len(_sources) >= 4096:
+            _sources.clear()
+        source = self._source_of(name)
+        _sources[key] = (self, source)
+        return source
+
+    def _source_of(self, name: str) -> str:
         if self.geas and name in self.changed and self.own_deck is not None:
             # The registry names the fields; it imports the checks, which import this module.
             from .registry import field_label

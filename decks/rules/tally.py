@@ -5,7 +5,28 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .ruleset import RulesInForce
-from .types import RESOURCES, CardFacts, DeckEntry, DeckSnapshot, Summary
+from .types import ENERGY, RESOURCES, UNIT, CardFacts, DeckEntry, DeckSnapshot, Summary
+
+# What of the deck a rule's check reads (its `reads` in the registry), as what one more copy of a
+# card can change (Tally.moved_by). A check reading nothing the copy changes says after the copy
+# what it said before: the card browser's hints (hints.Additions) then need not run it again.
+SIZE = "size"  # the deck's card count
+COPIES = "copies"  # the copies of each name (every copy moves its own name's)
+NAMES = "names"  # which names the deck holds, with their facts
+PRINTINGS = "printings"  # the printings named of each name (counted only under a card pool)
+LEVELS = "levels"  # the level total and the names with a level
+NEGATIVE_LEVELS = "negative levels"  # the names with a negative level
+CNT_CARDS = "CNT cards"  # their number and names
+LEGENDS = "legends"  # the legendary names and their copies
+UNIT_NAMES = "units"  # the unit names, with their attributes
+ENERGY_NAMES = "energy"  # the energy names in the deck (not the resources)
+FACTIONS = "factions"  # the cards of each faction: their number and names
+RESOURCE_CARDS = "resources"  # the resource cards: their number and names
+ASPECTS = frozenset(
+    {SIZE, COPIES, NAMES, PRINTINGS, LEVELS, NEGATIVE_LEVELS, CNT_CARDS, LEGENDS, UNIT_NAMES, ENERGY_NAMES}
+    | {FACTIONS, RESOURCE_CARDS}
+)
+_RESOURCE_COPY = frozenset({RESOURCE_CARDS})
 
 
 def with_one_more(deck: DeckSnapshot, card: CardFacts, printing: str | None, section: str) -> DeckSnapshot:
@@ -87,6 +108,42 @@ class Tally:
         level = self.level + (card.level or 0)
         cnt = self.cnt + (1 if card.cnt else 0)
         return Tally(deck, cards, counts, printings, self.size + 1, level, cnt, self.resources, factions)
+
+    def moved_by(
+        self, card: CardFacts, printing: str | None, section: str, rules: RulesInForce | None
+    ) -> frozenset[str]:
+        """The aspects (SIZE, NAMES, …) that one more copy changes: what plus_one changes, said as aspects.
+        Never fewer than it changes (a check reading one it leaves out would be skipped wrongly);
+        a few more only cost a check run for nothing."""
+        if section == RESOURCES:
+            return _RESOURCE_COPY
+        name = card.name
+        known = self.cards.get(name)
+        if known is not None and known is not card and known != card:
+            # Facts other than its name's in the deck (a catalog never gives two): the deck's copies
+            # count with the facts of their own line, so say everything moved.
+            return ASPECTS
+        new = known is None
+        moved = [SIZE, COPIES]
+        if new:
+            moved.append(NAMES)
+        if (rules is None or rules.deck.card_pool is not None) and (new or printing not in self.printings[name]):
+            moved.append(PRINTINGS)
+        if card.level:
+            moved.append(LEVELS)
+            if card.level < 0:
+                moved.append(NEGATIVE_LEVELS)
+        if card.cnt:
+            moved.append(CNT_CARDS)
+        if card.legend:
+            moved.append(LEGENDS)
+        if card.type == UNIT:
+            moved.append(UNIT_NAMES)
+        elif card.type == ENERGY:
+            moved.append(ENERGY_NAMES)
+        if card.faction is not None:
+            moved.append(FACTIONS)
+        return frozenset(moved)
 
     def summary(self) -> Summary:
         """The deck's totals, as a report carries them."""

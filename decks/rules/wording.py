@@ -47,6 +47,22 @@ def _identity(value: object) -> object:
     return value if type(value) is str else (type(value), value)
 
 
+_PLAIN = frozenset({str, int})
+
+
+def _plain(values: Mapping[str, object]) -> bool:
+    """Whether every value is a str, an int (not a bool) or a tuple of strs (names), each exactly."""
+    types = set(map(type, values.values()))
+    if types <= _PLAIN:
+        return True
+    if types - _PLAIN != {tuple}:
+        return False
+    return all(type(v) is not tuple or _STR.issuperset(map(type, v)) for v in values.values())
+
+
+_STR = frozenset({str})
+
+
 class Wording(str):
     """A message template (marked with gettext_noop) and the values it is filled with; its str is the English text."""
 
@@ -56,11 +72,18 @@ class Wording(str):
     def __new__(cls, template: str, values: Mapping[str, object] | None = None) -> Wording:
         key = None
         if values and cls is Wording:
-            try:
-                key = (template, tuple((k, _identity(v)) for k, v in values.items()))
+            if _plain(values):
+                # Only strs, ints and tuples of strs (no bool, no Wording): the values are their own
+                # identity. This quick key (most wordings, and most of a change's ~200) cannot be
+                # mistaken for the other's, which wraps every value but a str.
+                key = (template, tuple(values.items()))
                 made = _made.get(key)
-            except TypeError:  # a value that cannot be a key (a list): made afresh
-                key = made = None
+            else:
+                try:
+                    key = (template, tuple((k, _identity(v)) for k, v in values.items()))
+                    made = _made.get(key)
+                except TypeError:  # a value that cannot be a key (a list): made afresh
+                    key = made = None
             if made is not None:
                 return made
         values = MappingProxyType(dict(values or {}))
