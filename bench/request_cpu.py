@@ -40,6 +40,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import SimpleNamespace
+from urllib.parse import urlencode
 
 REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
@@ -102,7 +103,10 @@ def calls(client: object, editor_client: object, editor: object) -> dict[str, Ca
 
     def post_change(op: str, what: str) -> None:
         data = {"op": op, "base_version": state["version"], "browse": "", "offset": 0, "shown": shown}
-        response = editor_client.post(editor.change_path, data, headers=hx)  # type: ignore[attr-defined]
+        # Form-encoded, as htmx posts the editor's forms (the test client's default is multipart).
+        response = editor_client.post(  # type: ignore[attr-defined]
+            editor.change_path, urlencode(data), content_type="application/x-www-form-urlencoded", headers=hx
+        )
         _ok(response, what)
         if "deckChanged" in response.headers.get("HX-Trigger", ""):
             # Code before issue 15: the click's second request, the draw odds asking again.
