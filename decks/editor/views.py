@@ -223,10 +223,13 @@ def _changed(
         }
     context["header_changed"] = action in RULES_ACTIONS or action == RENAME
     context["notice"] = notice
-    if request.POST.get("odds_key") != state.draft.odds_key():
+    odds_key = state.draft.odds_key()
+    if request.POST.get("odds_key") != odds_key:
         # The draw odds follow the deck in this same answer (out of band), judged by the change's judgement;
         # the page's panel says which deck it shows (odds_key), so an unchanged one is not sent again.
-        context.update(odds_panel_context(draft=state.draft, params=request.POST, judgement=state.judgement))
+        context.update(
+            odds_panel_context(draft=state.draft, params=request.POST, judgement=state.judgement, odds_key=odds_key)
+        )
     return render(request, f"{TEMPLATE}#after-change", context)
 
 

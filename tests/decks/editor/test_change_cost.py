@@ -79,15 +79,9 @@ def test_a_change_renders_only_the_rows_that_changed(client, saved, monkeypatch)
     # options that count it ("… (3)"), the deck size and level total meters, its level's bar and its
     # faction's; the other rows (the other lines and hints, the other meters) are not.
     new = [(key[0].name, dict(key[2])) for key in editor_partials._rows if key not in before]
-    drawn = sorted(
-        (
-            name,
-            getattr(value, "number", None) or getattr(value, "key", None) or getattr(value, "label", None) or value[0],
-        )
-        for name, values in new
-        for value in values.values()
-        if value is not True
-    )
+    drawn = sorted((name, _what(values)) for name, values in new)
+    # The draw odds' summary and the help say the new size (48 cards); their table is as it was (every card
+    # of the deck is a level-1 unit, the group shown: 100% on every turn), and so are the k options (1 to 10).
     assert drawn == [
         ("curve-bar", "1"),
         ("faction-bar", "Volnar"),
@@ -97,8 +91,22 @@ def test_a_change_renders_only_the_rows_that_changed(client, saved, monkeypatch)
         ("line", "TS-002"),
         ("meter", "level"),
         ("meter", "size"),
+        ("odds-help-items", "48 cards"),
+        ("odds-summary", "48 cards"),
         ("why", "TS-002"),
     ]
+
+
+def _what(values: dict) -> str:
+    """What a remembered row was drawn for, in a word: a line's number, a hint's, a bar's label, a deck size."""
+    if "size" in values:
+        return f"{values['size']} cards"
+    value = next(iter(values.values()))
+    if hasattr(value, "deck_size"):
+        return f"{value.deck_size} cards"
+    if isinstance(value, tuple) and value and hasattr(value[0], "turn"):  # the odds' rows
+        return f"{len(value)} turns"
+    return getattr(value, "number", None) or getattr(value, "key", None) or getattr(value, "label", None) or value[0]
 
 
 def _digests(html: str) -> str:
