@@ -12,9 +12,11 @@ it shows has changed. The partial must use nothing but those values (no request,
 from __future__ import annotations
 
 from collections.abc import Hashable
+from datetime import date, datetime
 from typing import Any
 
 from django import template
+from django.template.defaultfilters import date as date_filter
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
@@ -87,3 +89,24 @@ def _rendered(context: template.Context, partial: Any, key: Hashable, values: di
             _rows.clear()
         _rows[key] = html
     return html
+
+
+# Dates as `|date:"Y-m-d"` and `|date:"Y-m-d H:i"` write them, without Django's date formatter, which
+# parses its format string on every call: about 50 µs a date, twice in every editor change's answer.
+# Localtime first, as the date filter (the engine converts an aware datetime to the current time zone).
+
+
+@register.filter(expects_localtime=True, is_safe=False)
+def ymd(value: Any) -> str:
+    """`{{ on|ymd }}`: the same text as `{{ on|date:"Y-m-d" }}`."""
+    if isinstance(value, date):
+        return f"{value.year:04d}-{value.month:02d}-{value.day:02d}"
+    return date_filter(value, "Y-m-d")
+
+
+@register.filter(expects_localtime=True, is_safe=False)
+def ymd_hm(value: Any) -> str:
+    """`{{ deck.updated_at|ymd_hm }}`: the same text as `{{ deck.updated_at|date:"Y-m-d H:i" }}`."""
+    if isinstance(value, datetime):
+        return f"{value.year:04d}-{value.month:02d}-{value.day:02d} {value.hour:02d}:{value.minute:02d}"
+    return date_filter(value, "Y-m-d H:i")
