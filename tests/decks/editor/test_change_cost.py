@@ -77,13 +77,15 @@ def test_a_change_renders_only_the_rows_that_changed(client, saved, monkeypatch)
     change(client, saved, "remove main TS-002", saved.version + 3)
     # What moved is drawn again: one line (TS-002: 3 copies now) and its hint, the draw odds' picker
     # options that count it ("… (3)"), the deck size and level total meters, its level's bar and its
-    # faction's; the other rows (the other lines and hints, the other meters) are not.
+    # faction's, the tabs' count; the other rows (the other lines and hints, the other meters, the verdict:
+    # as many problems as before) are not.
     new = [(key[0].name, dict(key[2])) for key in editor_partials._rows if key not in before]
     drawn = sorted((name, _what(values)) for name, values in new)
     # The draw odds' summary and the help say the new size (48 cards); their table is as it was (every card
     # of the deck is a level-1 unit, the group shown: 100% on every turn), and so are the k options (1 to 10).
     assert drawn == [
         ("curve-bar", "1"),
+        ("editor-tabs", "48/50 cards"),
         ("faction-bar", "Volnar"),
         ("group-option", "card:Ember Squire 2"),
         ("group-option", "faction:Volnar"),
@@ -99,6 +101,8 @@ def test_a_change_renders_only_the_rows_that_changed(client, saved, monkeypatch)
 
 def _what(values: dict) -> str:
     """What a remembered row was drawn for, in a word: a line's number, a hint's, a bar's label, a deck size."""
+    if "count" in values and "size" in values:  # the editor's tabs
+        return f"{values['count']}/{values['size']} cards"
     if "size" in values:
         return f"{values['size']} cards"
     value = next(iter(values.values()))
