@@ -28,7 +28,10 @@ _rows: dict[Hashable, SafeString] = {}
 
 
 def _key(value: Any) -> Hashable:
-    """The value as a cache key: its `memo_key` when it has one (a row with a list or a model in it)."""
+    """The value as a cache key: its `memo_key` when it has one (a row with a list or a model in it); a list
+    (a panel's rows) as the tuple of its items' keys."""
+    if type(value) is list:
+        return tuple(_key(item) for item in value)
     return getattr(value, "memo_key", value)
 
 
@@ -77,7 +80,10 @@ def _partial(context: template.Context, name: str) -> Any:
         if len(_partials) >= 1_000:  # templates reloaded on every request (DEBUG): keep it bounded
             _partials.clear()
         full = name if "#" in name else f"{page.origin.template_name}#{name}"
-        partial = _partials[page, name] = page.engine.get_template(full)
+        # A remembered part drawn inside another (its context's template is then the outer partial, which has
+        # no engine of its own): the engine of the loader that found its template.
+        engine = getattr(page, "engine", None) or page.origin.loader.engine
+        partial = _partials[page, name] = engine.get_template(full)
     return partial
 
 

@@ -77,7 +77,7 @@ def test_a_change_renders_only_the_rows_that_changed(client, saved, monkeypatch)
     change(client, saved, "remove main TS-002", saved.version + 3)
     # What moved is drawn again: one line (TS-002: 3 copies now) and its hint, the draw odds' picker
     # options that count it ("… (3)"), the deck size and level total meters, its level's bar and its
-    # faction's, the tabs' count; the other rows (the other lines and hints, the other meters, the verdict:
+    # faction's (and the charts and the odds' picker that hold them), the tabs' count; the other rows (the other lines and hints, the other meters, the verdict:
     # as many problems as before) are not.
     new = [(key[0].name, dict(key[2])) for key in editor_partials._rows if key not in before]
     drawn = sorted((name, _what(values)) for name, values in new)
@@ -85,6 +85,7 @@ def test_a_change_renders_only_the_rows_that_changed(client, saved, monkeypatch)
     # of the deck is a level-1 unit, the group shown: 100% on every turn), and so are the k options (1 to 10).
     assert drawn == [
         ("curve-bar", "1"),
+        ("deck-charts", "0 48"),
         ("editor-tabs", "48/50 cards"),
         ("faction-bar", "Volnar"),
         ("group-option", "card:Ember Squire 2"),
@@ -93,6 +94,7 @@ def test_a_change_renders_only_the_rows_that_changed(client, saved, monkeypatch)
         ("line", "TS-002"),
         ("meter", "level"),
         ("meter", "size"),
+        ("odds-form", "Units of level 1 or less (48) Volnar cards (48)"),
         ("odds-help-items", "48 cards"),
         ("odds-summary", "48 cards"),
         ("why", "TS-002"),
@@ -101,6 +103,10 @@ def test_a_change_renders_only_the_rows_that_changed(client, saved, monkeypatch)
 
 def _what(values: dict) -> str:
     """What a remembered row was drawn for, in a word: a line's number, a hint's, a bar's label, a deck size."""
+    if "curve" in values:  # the charts: the bars' counts
+        return " ".join(str(bar.count) for bar in values["curve"])
+    if "groups" in values:  # the odds' picker: its options' counts
+        return " ".join(option.text for option in values["groups"])
     if "count" in values and "size" in values:  # the editor's tabs
         return f"{values['count']}/{values['size']} cards"
     if "size" in values:
