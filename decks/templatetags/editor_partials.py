@@ -80,10 +80,8 @@ def _partial(context: template.Context, name: str) -> Any:
         if len(_partials) >= 1_000:  # templates reloaded on every request (DEBUG): keep it bounded
             _partials.clear()
         full = name if "#" in name else f"{page.origin.template_name}#{name}"
-        # A remembered part drawn inside another (its context's template is then the outer partial, which has
-        # no engine of its own): the engine of the loader that found its template.
-        engine = getattr(page, "engine", None) or page.origin.loader.engine
-        partial = _partials[page, name] = engine.get_template(full)
+        # Inside a remembered part, `page` is that partial (template_partials' loader gave it the engine).
+        partial = _partials[page, name] = page.engine.get_template(full)
     return partial
 
 
