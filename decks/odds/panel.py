@@ -12,7 +12,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.http import QueryDict
 from django.utils.translation import gettext
@@ -84,8 +84,10 @@ def _rows(odds: DeckDrawOdds) -> list[ChanceRow]:
     return [ChanceRow(r.turn, r.seen_first, r.seen_second, Chance.of(r.first), Chance.of(r.second)) for r in odds.rows]
 
 
-@dataclass(frozen=True, slots=True)
-class GroupOption:
+class GroupOption(NamedTuple):
+    """An option of the group picker. A plain tuple: the picker is drawn once per distinct options
+    (partial_memo), keyed by them all, and a tuple of strings hashes and compares without Python code."""
+
     key: str
     # "Label (count)", as the option shows it.
     text: str

@@ -77,7 +77,7 @@ def test_a_change_renders_only_the_rows_that_changed(client, saved, monkeypatch)
     change(client, saved, "remove main TS-002", saved.version + 3)
     # What moved is drawn again: one line (TS-002: 3 copies now) and its hint, the draw odds' picker
     # options that count it ("… (3)"), the deck size and level total meters, its level's bar and its
-    # faction's (and the charts and the odds' picker that hold them), the tabs' count; the other rows (the other lines and hints, the other meters, the verdict:
+    # faction's (and the charts and the odds' picker that hold them), the tabs' and the headings' counts; the other rows (the other lines and hints, the other meters, the verdict:
     # as many problems as before) are not.
     new = [(key[0].name, dict(key[2])) for key in editor_partials._rows if key not in before]
     drawn = sorted((name, _what(values)) for name, values in new)
@@ -86,8 +86,10 @@ def test_a_change_renders_only_the_rows_that_changed(client, saved, monkeypatch)
     assert drawn == [
         ("curve-bar", "1"),
         ("deck-charts", "0 48"),
+        ("deck-heading", "48/50 cards"),
         ("editor-tabs", "48/50 cards"),
         ("faction-bar", "Volnar"),
+        ("group-heading", "Units (48)"),
         ("group-option", "card:Ember Squire 2"),
         ("group-option", "faction:Volnar"),
         ("group-option", "units-level-1"),
@@ -107,7 +109,9 @@ def _what(values: dict) -> str:
         return " ".join(str(bar.count) for bar in values["curve"])
     if "groups" in values:  # the odds' picker: its options' counts
         return " ".join(option.text for option in values["groups"])
-    if "count" in values and "size" in values:  # the editor's tabs
+    if "label" in values and "count" in values:  # a group's heading
+        return f"{values['label']} ({values['count']})"
+    if "count" in values and "size" in values:  # the editor's tabs, the deck's heading
         return f"{values['count']}/{values['size']} cards"
     if "size" in values:
         return f"{values['size']} cards"
