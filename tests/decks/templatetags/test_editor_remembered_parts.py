@@ -105,6 +105,22 @@ PARTS = {
         {"help": HELP, "size": 49},
         {"help": replace(HELP, geas="Oath"), "size": 50},
     ),
+    "line-actions": (
+        {
+            "dom": "considering-TS-001",
+            "key": "considering TS-001",
+            "number": "TS-001",
+            "section": "considering",
+            "target": "main",
+        },
+        {
+            "dom": "considering-TS-002",
+            "key": "considering TS-002",
+            "number": "TS-002",
+            "section": "main",
+            "target": "resources",
+        },
+    ),
     "decks/_card_peek.html#card-peek": (
         {"facts": SQUIRE, "peek_id": "main-TS-001-peek"},
         {"facts": replace(SQUIRE, text="Draw two cards."), "peek_id": "main-TS-002-peek"},
