@@ -19,7 +19,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import replace_url, reswap, retarget
@@ -53,19 +53,41 @@ class EditorUrls:
     page: str
     change: str
     cards: str
+    # The draw odds' panel (decks/_odds.html, which would otherwise reverse it on every change).
+    odds: str
 
 
 def _urls(deck: Deck | None) -> EditorUrls:
     return _editor_urls(deck.public_id if deck is not None else None)
 
 
+# The addresses of the decks edited lately, by script prefix, URLconf and deck: every change of a deck
+# asks for the same four, and each reverse() costs tens of µs. Bounded: cleared when full.
+_remembered_urls: dict[tuple[str, Any, str | None], EditorUrls] = {}
+
+
 def _editor_urls(public_id: str | None) -> EditorUrls:
     """The editor's addresses: the session draft's (None) or a saved deck's."""
+    key = (get_script_prefix(), get_urlconf(), public_id)
+    urls = _remembered_urls.get(key)
+    if urls is None:
+        if len(_remembered_urls) >= 1_000:
+            _remembered_urls.clear()
+        urls = _remembered_urls[key] = _editor_urls_reversed(public_id)
+    return urls
+
+
+def _editor_urls_reversed(public_id: str | None) -> EditorUrls:
     if public_id is None:
-        return EditorUrls(reverse("decks:new"), reverse("decks:new-change"), reverse("decks:new-cards"))
+        return EditorUrls(
+            reverse("decks:new"), reverse("decks:new-change"), reverse("decks:new-cards"), reverse("decks:new-odds")
+        )
     args = [public_id]
     return EditorUrls(
-        reverse("decks:edit", args=args), reverse("decks:change", args=args), reverse("decks:cards", args=args)
+        reverse("decks:edit", args=args),
+        reverse("decks:change", args=args),
+        reverse("decks:cards", args=args),
+        reverse("decks:odds", args=args),
     )
 
 
@@ -115,6 +137,7 @@ def _editor_page(
     if replaced is not None:
         context.update(replaced=replaced, replaced_cards=draft_card_count(replaced))
     context.update(odds_panel_context(draft=state.draft, params=QueryDict(), judgement=state.judgement))
+    context["odds_url"] = context["urls"].odds
     return render(request, TEMPLATE, context, status=status)
 
 
@@ -223,11 +246,17 @@ def _changed(
             "rules_changed": False,
         }
     context["header_changed"] = action in RULES_ACTIONS or action == RENAME
-    context["notice"] = notice
-    if request.POST.get("odds_key") != state.draft.odds_key():
+    # What #editor-messages asks of every answer, said (a name missing from the context is looked up through
+    # all of it, then an exception, each time).
+    context.update(notice=notice, full_page=False, replaced=None, conflict="", refusal="")
+    odds_key = state.draft.odds_key()
+    if request.POST.get("odds_key") != odds_key:
         # The draw odds follow the deck in this same answer (out of band), judged by the change's judgement;
         # the page's panel says which deck it shows (odds_key), so an unchanged one is not sent again.
-        context.update(odds_panel_context(draft=state.draft, params=request.POST, judgement=state.judgement))
+        context.update(
+            odds_panel_context(draft=state.draft, params=request.POST, judgement=state.judgement, odds_key=odds_key)
+        )
+        context["odds_url"] = context["urls"].odds
     return render(request, f"{TEMPLATE}#after-change", context)
 
 

@@ -12,14 +12,14 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.http import QueryDict
 from django.utils.translation import gettext
 
 from decks.drafts import DraftJudgement
 from decks.models import DeckDraft
-from decks.wording import word
+from decks.wording import game_name, word
 from gatesite.errors import ApplicationError
 
 from .forms import MAX_PICKED, DrawOddsForm
@@ -84,8 +84,10 @@ def _rows(odds: DeckDrawOdds) -> list[ChanceRow]:
     return [ChanceRow(r.turn, r.seen_first, r.seen_second, Chance.of(r.first), Chance.of(r.second)) for r in odds.rows]
 
 
-@dataclass(frozen=True, slots=True)
-class GroupOption:
+class GroupOption(NamedTuple):
+    """An option of the group picker. A plain tuple: the picker is drawn once per distinct options
+    (partial_memo), keyed by them all, and a tuple of strings hashes and compares without Python code."""
+
     key: str
     # "Label (count)", as the option shows it.
     text: str
@@ -132,10 +134,46 @@ class OddsHelp:
         return cls(None, "", describe, tuple(odds.first_turn_rulers), game.name, getattr(draw, "source", ""))
 
 
+@dataclass(frozen=True, slots=True)
+class OddsSummary:
+    """The panel's summary of the group asked about (decks/_odds.html#odds-summary), ready to print: the
+    same for every change that leaves the group's count, the deck's size and the rules as they were, so it
+    is drawn once for them (partial_memo, in the player's language) rather than looked up deep per change."""
+
+    # Gate Ruler (the ruler's rules) or another game (its data's draw pattern).
+    gate_ruler: bool
+    # The group's label and the draw pattern's summary, worded in the player's language.
+    label: str
+    pattern: str
+    count: int
+    deck_size: int
+    # Gate Ruler: the deck size the rules want, the ruler (in the player's language) and the geas.
+    want: int | None = None
+    ruler: str = ""
+    geas: str | None = None
+    # Another game: its name.
+    game: str = ""
+
+    @classmethod
+    def of(cls, odds: DeckDrawOdds) -> OddsSummary | None:
+        group = odds.group
+        if group is None:
+            return None
+        label, pattern = word(group.label), word(odds.pattern.summary())
+        choice = odds.judgement.choice
+        if choice is None:
+            return cls(False, label, pattern, group.count, odds.deck_size, game=odds.judgement.game.name)
+        rules = choice.rules
+        return cls(
+            True, label, pattern, group.count, odds.deck_size, rules.deck.deck_size, game_name(rules.ruler), rules.geas
+        )
+
+
 def odds_panel_context(
-    *, draft: DeckDraft, params: QueryDict, judgement: DraftJudgement | None = None
+    *, draft: DeckDraft, params: QueryDict, judgement: DraftJudgement | None = None, odds_key: str | None = None
 ) -> dict[str, Any]:
-    """What decks/_odds.html shows of a draft, for the group, k and cards asked in `params`."""
+    """What decks/_odds.html shows of a draft, for the group, k and cards asked in `params` (`odds_key`:
+    the draft's, when the caller has worked it out already)."""
     form = DrawOddsForm(params)
     errors = []
     if form.is_valid():
@@ -144,7 +182,8 @@ def odds_panel_context(
         errors = [f"{field}: {' '.join(messages)}" for field, messages in form.errors.items()]
         group, k = "", 1
     picked = [name[:200] for name in params.getlist("card")[:MAX_PICKED]]
-    context: dict[str, Any] = {"odds_errors": errors, "odds_loaded": True, "odds_draft": draft}
+    # The deck's key, worked out once (the panel shows it twice).
+    context: dict[str, Any] = {"odds_errors": errors, "odds_loaded": True, "odds_key": odds_key or draft.odds_key()}
     try:
         odds = deck_draw_odds(draft=draft, group=group, picked=picked, k=k, judgement=judgement)
     except ApplicationError as exc:
@@ -152,10 +191,12 @@ def odds_panel_context(
         context["odds"] = None
     else:
         most = min(odds.group.count, 10) if odds.group else 1
-        rows = _rows(odds)
+        # A tuple: the table and chart are drawn once per distinct rows (partial_memo), their key.
+        rows = tuple(_rows(odds))
         context.update(odds=odds, odds_rows=rows, k_choices=range(1, max(1, most) + 1))
         # Every turn the same going first or second: one column, said once.
         context["odds_same"] = all(row.same for row in rows)
         context["odds_options"] = _group_options(odds)
         context["odds_help"] = OddsHelp.of(odds)
+        context["odds_summary"] = OddsSummary.of(odds)
     return context

@@ -12,9 +12,11 @@ it shows has changed. The partial must use nothing but those values (no request,
 from __future__ import annotations
 
 from collections.abc import Hashable
+from datetime import date, datetime
 from typing import Any
 
 from django import template
+from django.template.defaultfilters import date as date_filter
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
@@ -26,7 +28,10 @@ _rows: dict[Hashable, SafeString] = {}
 
 
 def _key(value: Any) -> Hashable:
-    """The value as a cache key: its `memo_key` when it has one (a row with a list or a model in it)."""
+    """The value as a cache key: its `memo_key` when it has one (a row with a list or a model in it); a list
+    (a panel's rows) as the tuple of its items' keys."""
+    if type(value) is list:
+        return tuple(_key(item) for item in value)
     return getattr(value, "memo_key", value)
 
 
@@ -75,6 +80,7 @@ def _partial(context: template.Context, name: str) -> Any:
         if len(_partials) >= 1_000:  # templates reloaded on every request (DEBUG): keep it bounded
             _partials.clear()
         full = name if "#" in name else f"{page.origin.template_name}#{name}"
+        # Inside a remembered part, `page` is that partial (template_partials' loader gave it the engine).
         partial = _partials[page, name] = page.engine.get_template(full)
     return partial
 
@@ -87,3 +93,24 @@ def _rendered(context: template.Context, partial: Any, key: Hashable, values: di
             _rows.clear()
         _rows[key] = html
     return html
+
+
+# Dates as `|date:"Y-m-d"` and `|date:"Y-m-d H:i"` write them, without Django's date formatter, which
+# parses its format string on every call: about 50 µs a date, twice in every editor change's answer.
+# Localtime first, as the date filter (the engine converts an aware datetime to the current time zone).
+
+
+@register.filter(expects_localtime=True, is_safe=False)
+def ymd(value: Any) -> str:
+    """`{{ on|ymd }}`: the same text as `{{ on|date:"Y-m-d" }}`."""
+    if isinstance(value, date):
+        return f"{value.year:04d}-{value.month:02d}-{value.day:02d}"
+    return date_filter(value, "Y-m-d")
+
+
+@register.filter(expects_localtime=True, is_safe=False)
+def ymd_hm(value: Any) -> str:
+    """`{{ deck.updated_at|ymd_hm }}`: the same text as `{{ deck.updated_at|date:"Y-m-d H:i" }}`."""
+    if isinstance(value, datetime):
+        return f"{value.year:04d}-{value.month:02d}-{value.day:02d} {value.hour:02d}:{value.minute:02d}"
+    return date_filter(value, "Y-m-d H:i")

@@ -77,28 +77,50 @@ def test_a_change_renders_only_the_rows_that_changed(client, saved, monkeypatch)
     change(client, saved, "remove main TS-002", saved.version + 3)
     # What moved is drawn again: one line (TS-002: 3 copies now) and its hint, the draw odds' picker
     # options that count it ("… (3)"), the deck size and level total meters, its level's bar and its
-    # faction's; the other rows (the other lines and hints, the other meters) are not.
+    # faction's (and the charts and the odds' picker that hold them), the tabs' and the headings' counts; the other rows (the other lines and hints, the other meters, the verdict:
+    # as many problems as before) are not.
     new = [(key[0].name, dict(key[2])) for key in editor_partials._rows if key not in before]
-    drawn = sorted(
-        (
-            name,
-            getattr(value, "number", None) or getattr(value, "key", None) or getattr(value, "label", None) or value[0],
-        )
-        for name, values in new
-        for value in values.values()
-        if value is not True
-    )
+    drawn = sorted((name, _what(values)) for name, values in new)
+    # The draw odds' summary and the help say the new size (48 cards); their table is as it was (every card
+    # of the deck is a level-1 unit, the group shown: 100% on every turn), and so are the k options (1 to 10).
     assert drawn == [
         ("curve-bar", "1"),
+        ("deck-charts", "0 48"),
+        ("deck-heading", "48/50 cards"),
+        ("editor-tabs", "48/50 cards"),
         ("faction-bar", "Volnar"),
+        ("group-heading", "Units (48)"),
         ("group-option", "card:Ember Squire 2"),
         ("group-option", "faction:Volnar"),
         ("group-option", "units-level-1"),
         ("line", "TS-002"),
         ("meter", "level"),
         ("meter", "size"),
+        ("odds-form", "Units of level 1 or less (48) Volnar cards (48)"),
+        ("odds-help-items", "48 cards"),
+        ("odds-summary", "48 cards"),
         ("why", "TS-002"),
     ]
+
+
+def _what(values: dict) -> str:
+    """What a remembered row was drawn for, in a word: a line's number, a hint's, a bar's label, a deck size."""
+    if "curve" in values:  # the charts: the bars' counts
+        return " ".join(str(bar.count) for bar in values["curve"])
+    if "groups" in values:  # the odds' picker: its options' counts
+        return " ".join(option.text for option in values["groups"])
+    if "label" in values and "count" in values:  # a group's heading
+        return f"{values['label']} ({values['count']})"
+    if "count" in values and "size" in values:  # the editor's tabs, the deck's heading
+        return f"{values['count']}/{values['size']} cards"
+    if "size" in values:
+        return f"{values['size']} cards"
+    value = next(iter(values.values()))
+    if hasattr(value, "deck_size"):
+        return f"{value.deck_size} cards"
+    if isinstance(value, tuple) and value and hasattr(value[0], "turn"):  # the odds' rows
+        return f"{len(value)} turns"
+    return getattr(value, "number", None) or getattr(value, "key", None) or getattr(value, "label", None) or value[0]
 
 
 def _digests(html: str) -> str:
