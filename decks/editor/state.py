@@ -97,6 +97,12 @@ class DeckLine:
         ]
         return " · ".join(p for p in parts if p)
 
+    @property
+    def memo_key(self) -> tuple[Any, ...]:
+        """What the line's remembered drawing is keyed by (decks/templatetags/editor_partials.py): every field,
+        as a plain tuple (the dataclass's own hash and equality cost a Python call each, per line and click)."""
+        return (self.number, self.section, self.count, self.rules, self.facts)
+
 
 @dataclass(frozen=True)
 class LineGroup:
@@ -107,6 +113,12 @@ class LineGroup:
     @property
     def count(self) -> int:
         return sum(line.count for line in self.lines)
+
+    @property
+    def memo_key(self) -> tuple[Any, ...]:
+        """A group drawn once per value (a change of one line redraws its group only): its key, its label and
+        its lines' keys (the count is theirs)."""
+        return (self.key, self.label, *(line.memo_key for line in self.lines))
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,9 @@ from django.template.defaultfilters import date as date_filter
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
+from decks.rules.types import Violation
+from decks.rules.wording import Wording
+
 register = template.Library()
 
 # Enough for many decks' lines and many pages of results; cleared whole when full (simple, and rare).
@@ -29,10 +32,30 @@ _rows: dict[Hashable, SafeString] = {}
 
 def _key(value: Any) -> Hashable:
     """The value as a cache key: its `memo_key` when it has one (a row with a list or a model in it); a list
-    (a panel's rows) as the tuple of its items' keys."""
-    if type(value) is list:
+    (a panel's rows) as the tuple of its items' keys; an engine's violation by what it is worded from."""
+    kind = type(value)
+    if kind is list:
         return tuple(_key(item) for item in value)
+    if kind is Violation:
+        return _violation_key(value)
     return getattr(value, "memo_key", value)
+
+
+def _violation_key(violation: Violation) -> Hashable:
+    """A violation as `|worded` words it: a Violation's own equality leaves its wording out, and a Wording's
+    (a str) is its English text, which two templates could share and read differently in Japanese."""
+    message = violation.wording if violation.wording is not None else violation.message
+    return (Violation, violation.rule, _wording_key(message), _wording_key(violation.source), violation.cards)
+
+
+def _wording_key(value: object) -> Hashable:
+    """A message as its template and values (each nested Wording the same), by type: what `word` reads."""
+    if isinstance(value, Wording):
+        return (Wording, value.template, tuple((k, _wording_key(v)) for k, v in value.values.items()))
+    if isinstance(value, tuple):
+        return tuple(_wording_key(v) for v in value)
+    # By type too: 1, 1.0 and True are equal keys but read "1", "1.0" and "True".
+    return value if type(value) is str else (type(value), value)
 
 
 # The partials found by _partial, by page template and name.

@@ -20,9 +20,10 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.timezone import override as timezone_override
 
-from decks.editor.state import Bar, DeckLine
+from decks.editor.state import Bar, DeckLine, LineGroup
 from decks.odds.panel import Chance, ChanceRow, GroupOption, OddsHelp, OddsSummary
-from decks.rules.types import UNIT, CardFacts
+from decks.rules.types import UNIT, CardFacts, Violation
+from decks.rules.wording import Wording
 from decks.templatetags import editor_partials
 from decks.templatetags.editor_partials import _key, ymd, ymd_hm
 from tests.decks.templatetags.test_editor_partials import PAGE, memo
@@ -40,6 +41,10 @@ ROWS = (_row(1, Fraction(1, 3), Fraction(1, 2)), _row(2, Fraction(2, 3), Fractio
 SUMMARY = OddsSummary(True, "CNT cards", "sees 0 at setup, then 2 a turn", 4, 49, 50, "Apprentice", None)
 HELP = OddsHelp(date(2026, 1, 1), "", ("Setup: sees 0 cards.",), ("Knight",))
 OPTION = GroupOption("cnt", "CNT cards (4)", False)
+LINE = DeckLine("TS-001", "main", 2, SQUIRE)
+UNITS = LineGroup("unit", "Units", [LINE])
+SIZE = "The deck has %(size)s cards; %(ruler)s's deck must have exactly %(want)s."
+TOO_BIG = Violation.worded("deck_size", Wording(SIZE, {"size": 51, "ruler": "Apprentice", "want": 50}), (), "Apprentice")
 
 # name: (the values it is given, each value changed in turn)
 PARTS = {
@@ -83,6 +88,43 @@ PARTS = {
             "names": ["A", "C"],
             "picked": ("B",),
         },
+    ),
+    "deck-group": (
+        {"group": UNITS},
+        {
+            "group": replace(UNITS, key="event"),
+            "group ": replace(UNITS, label="Events"),
+            "group  ": replace(UNITS, lines=[replace(LINE, count=3)]),
+            "group   ": replace(UNITS, lines=[replace(LINE, facts=replace(SQUIRE, level=2))]),
+            "group    ": replace(UNITS, lines=[replace(LINE, rules=("max_copies",))]),
+            "group     ": replace(UNITS, lines=[LINE, replace(LINE, number="TS-002")]),
+            "group      ": replace(UNITS, lines=[]),
+        },
+    ),
+    "violation": (
+        {"violation": TOO_BIG},
+        {
+            "violation": replace(TOO_BIG, rule="max_copies"),
+            "violation ": Violation.worded(
+                "deck_size", Wording(SIZE, {"size": 52, "ruler": "Apprentice", "want": 50}), (), "Apprentice"
+            ),
+            "violation  ": replace(TOO_BIG, source="Knight"),
+            "violation   ": Violation("deck_size", "Too many cards.", (), "Apprentice"),
+        },
+    ),
+    "decks/_odds.html#odds-form-head": (
+        {"url": "/decks/new/odds/", "choices": range(1, 5), "k": 1, "groups": [OPTION], "group": "picked"},
+        {
+            "url": "/decks/abc/odds/",
+            "choices": range(1, 4),
+            "k": 2,
+            "groups": [OPTION._replace(text="CNT cards (5)")],
+            "group": "cnt",
+        },
+    ),
+    "decks/_odds.html#odds-pick": (
+        {"names": ["A", "B"], "picked": ("A",)},
+        {"names": ["A", "C"], "picked": ("B",)},
     ),
     "decks/_odds.html#odds-summary": (
         {"summary": SUMMARY},
@@ -169,6 +211,38 @@ def test_a_list_is_keyed_by_its_items():
     assert _key([Bar("1", 3, 100)]) != _key([Bar("1", 4, 100)])
     assert _key([]) != _key([Bar("1", 3, 100)])
     hash(_key([[1, 2], HELP]))  # a list of lists and rows with a memo_key: still a key
+
+
+def test_a_line_and_a_group_are_keyed_by_every_field_they_show():
+    line_keys = {
+        LINE.memo_key,
+        replace(LINE, number="TS-002").memo_key,
+        replace(LINE, section="considering").memo_key,
+        replace(LINE, count=3).memo_key,
+        replace(LINE, facts=replace(SQUIRE, text="Draw two cards.")).memo_key,
+        replace(LINE, rules=("max_copies",)).memo_key,
+    }
+    assert len(line_keys) == 6
+    assert DeckLine("TS-001", "main", 2, replace(SQUIRE)).memo_key == LINE.memo_key  # equal facts, another object
+    group_keys = {
+        UNITS.memo_key,
+        replace(UNITS, key="event").memo_key,
+        replace(UNITS, label="Events").memo_key,
+        replace(UNITS, lines=[replace(LINE, count=3)]).memo_key,
+        replace(UNITS, lines=[]).memo_key,
+    }
+    assert len(group_keys) == 5
+
+
+def test_a_violation_is_keyed_by_its_wording_not_its_english_text():
+    """Two violations equal as the engine compares them (the same English text) may read differently in Japanese."""
+    templated = Violation.worded("deck_size", Wording("%(n)s cards", {"n": 3}), (), Wording("Rule %(n)s", {"n": 1}))
+    plain = Violation.worded("deck_size", Wording("3 cards"), (), Wording("Rule %(n)s", {"n": 1}))
+    assert templated == plain
+    assert _key(templated) != _key(plain)
+    assert _key(replace(templated, source=Wording("Rule 1"))) != _key(templated)
+    assert _key(Violation.worded("x", Wording("%(n)s", {"n": 1}))) != _key(Violation.worded("x", Wording("%(n)s", {"n": True})))
+    assert _key(templated) == _key(Violation.worded("deck_size", Wording("%(n)s cards", {"n": 3}), (), Wording("Rule %(n)s", {"n": 1})))
 
 
 @pytest.mark.parametrize(
