@@ -38,7 +38,15 @@ def _key(value: Any) -> Hashable:
         return tuple(_key(item) for item in value)
     if kind is Violation:
         return _violation_key(value)
-    return getattr(value, "memo_key", value)
+    keyed = _memo_keyed.get(kind)
+    if keyed is None:
+        keyed = _memo_keyed[kind] = hasattr(kind, "memo_key")
+    return value.memo_key if keyed else value
+
+
+# Whether a type's values have a memo_key (a property or class attribute), by type: asked of the value
+# itself, a str's or a tuple's missing attribute costs an exception, for each item of a list and each click.
+_memo_keyed: dict[type, bool] = {}
 
 
 def _violation_key(violation: Violation) -> Hashable:

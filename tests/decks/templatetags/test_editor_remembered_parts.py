@@ -213,6 +213,14 @@ def test_a_list_is_keyed_by_its_items():
     hash(_key([[1, 2], HELP]))  # a list of lists and rows with a memo_key: still a key
 
 
+def test_a_value_without_a_memo_key_is_its_own_key():
+    assert _key("Units") == "Units"
+    assert _key(OPTION) == OPTION
+    assert _key(("A", "B")) == ("A", "B")
+    assert _key(LINE) == LINE.memo_key
+    assert _key([OPTION, LINE]) == (OPTION, LINE.memo_key)
+
+
 def test_a_line_and_a_group_are_keyed_by_every_field_they_show():
     line_keys = {
         LINE.memo_key,
