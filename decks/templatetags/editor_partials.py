@@ -20,6 +20,7 @@ from django.template.defaultfilters import date as date_filter
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
+from decks.rules.meters import Meter
 from decks.rules.types import Violation
 from decks.rules.wording import Wording
 
@@ -38,6 +39,10 @@ def _key(value: Any) -> Hashable:
         return tuple(_key(item) for item in value)
     if kind is Violation:
         return _violation_key(value)
+    if kind is Meter:
+        # The same: a meter's label and detail may be Wordings, equal when their English texts are.
+        m = value
+        return (Meter, m.key, _wording_key(m.label), m.value, m.limit, m.exact, _wording_key(m.detail), m.at_least)
     keyed = _memo_keyed.get(kind)
     if keyed is None:
         keyed = _memo_keyed[kind] = hasattr(kind, "memo_key")

@@ -44,7 +44,9 @@ OPTION = GroupOption("cnt", "CNT cards (4)", False)
 LINE = DeckLine("TS-001", "main", 2, SQUIRE)
 UNITS = LineGroup("unit", "Units", [LINE])
 SIZE = "The deck has %(size)s cards; %(ruler)s's deck must have exactly %(want)s."
-TOO_BIG = Violation.worded("deck_size", Wording(SIZE, {"size": 51, "ruler": "Apprentice", "want": 50}), (), "Apprentice")
+TOO_BIG = Violation.worded(
+    "deck_size", Wording(SIZE, {"size": 51, "ruler": "Apprentice", "want": 50}), (), "Apprentice"
+)
 
 # name: (the values it is given, each value changed in turn)
 PARTS = {
@@ -249,8 +251,27 @@ def test_a_violation_is_keyed_by_its_wording_not_its_english_text():
     assert templated == plain
     assert _key(templated) != _key(plain)
     assert _key(replace(templated, source=Wording("Rule 1"))) != _key(templated)
-    assert _key(Violation.worded("x", Wording("%(n)s", {"n": 1}))) != _key(Violation.worded("x", Wording("%(n)s", {"n": True})))
-    assert _key(templated) == _key(Violation.worded("deck_size", Wording("%(n)s cards", {"n": 3}), (), Wording("Rule %(n)s", {"n": 1})))
+    assert _key(Violation.worded("x", Wording("%(n)s", {"n": 1}))) != _key(
+        Violation.worded("x", Wording("%(n)s", {"n": True}))
+    )
+    assert _key(templated) == _key(
+        Violation.worded("deck_size", Wording("%(n)s cards", {"n": 3}), (), Wording("Rule %(n)s", {"n": 1}))
+    )
+
+
+def test_a_meter_is_keyed_by_its_wording_and_every_field():
+    from dataclasses import fields
+
+    from decks.rules.meters import Meter
+
+    meter = Meter("factions", Wording("%(n)s factions", {"n": 2}), 3, 2, False, Wording("Rule %(n)s", {"n": 1}), False)
+    assert meter == replace(meter, label=Wording("2 factions"))
+    assert _key(meter) != _key(replace(meter, label=Wording("2 factions")))
+    assert _key(meter) != _key(replace(meter, detail=Wording("Rule 1")))
+    changed = {"key": "size", "value": 4, "limit": None, "exact": True, "at_least": True}
+    assert {f.name for f in fields(Meter)} == {*changed, "label", "detail"}
+    for name, value in changed.items():
+        assert _key(replace(meter, **{name: value})) != _key(meter), name
 
 
 @pytest.mark.parametrize(
