@@ -21,7 +21,6 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
 from decks.rules.meters import Meter
-from decks.rules.types import Violation
 from decks.rules.wording import Wording
 
 register = template.Library()
@@ -33,14 +32,13 @@ _rows: dict[Hashable, SafeString] = {}
 
 def _key(value: Any) -> Hashable:
     """The value as a cache key: its `memo_key` when it has one (a row with a list or a model in it); a list
-    (a panel's rows) as the tuple of its items' keys; an engine's violation by what it is worded from."""
+    (a panel's rows) as the tuple of its items' keys; an engine's meter by what it is worded from."""
     kind = type(value)
     if kind is list:
         return tuple(_key(item) for item in value)
-    if kind is Violation:
-        return _violation_key(value)
     if kind is Meter:
-        # The same: a meter's label and detail may be Wordings, equal when their English texts are.
+        # A meter's label and detail may be Wordings: equal when their English texts are, which two templates
+        # could share and read differently in Japanese.
         m = value
         return (Meter, m.key, _wording_key(m.label), m.value, m.limit, m.exact, _wording_key(m.detail), m.at_least)
     keyed = _memo_keyed.get(kind)
@@ -52,13 +50,6 @@ def _key(value: Any) -> Hashable:
 # Whether a type's values have a memo_key (a property or class attribute), by type: asked of the value
 # itself, a str's or a tuple's missing attribute costs an exception, for each item of a list and each click.
 _memo_keyed: dict[type, bool] = {}
-
-
-def _violation_key(violation: Violation) -> Hashable:
-    """A violation as `|worded` words it: a Violation's own equality leaves its wording out, and a Wording's
-    (a str) is its English text, which two templates could share and read differently in Japanese."""
-    message = violation.wording if violation.wording is not None else violation.message
-    return (Violation, violation.rule, _wording_key(message), _wording_key(violation.source), violation.cards)
 
 
 def _wording_key(value: object) -> Hashable:

@@ -22,7 +22,7 @@ from django.utils.timezone import override as timezone_override
 
 from decks.editor.state import Bar, DeckLine, LineGroup
 from decks.odds.panel import Chance, ChanceRow, GroupOption, OddsHelp, OddsSummary
-from decks.rules.types import UNIT, CardFacts, Violation
+from decks.rules.types import UNIT, CardFacts
 from decks.rules.wording import Wording
 from decks.templatetags import editor_partials
 from decks.templatetags.editor_partials import _key, ymd, ymd_hm
@@ -43,10 +43,6 @@ HELP = OddsHelp(date(2026, 1, 1), "", ("Setup: sees 0 cards.",), ("Knight",))
 OPTION = GroupOption("cnt", "CNT cards (4)", False)
 LINE = DeckLine("TS-001", "main", 2, SQUIRE)
 UNITS = LineGroup("unit", "Units", [LINE])
-SIZE = "The deck has %(size)s cards; %(ruler)s's deck must have exactly %(want)s."
-TOO_BIG = Violation.worded(
-    "deck_size", Wording(SIZE, {"size": 51, "ruler": "Apprentice", "want": 50}), (), "Apprentice"
-)
 
 # name: (the values it is given, each value changed in turn)
 PARTS = {
@@ -101,17 +97,6 @@ PARTS = {
             "group    ": replace(UNITS, lines=[replace(LINE, rules=("max_copies",))]),
             "group     ": replace(UNITS, lines=[LINE, replace(LINE, number="TS-002")]),
             "group      ": replace(UNITS, lines=[]),
-        },
-    ),
-    "violation": (
-        {"violation": TOO_BIG},
-        {
-            "violation": replace(TOO_BIG, rule="max_copies"),
-            "violation ": Violation.worded(
-                "deck_size", Wording(SIZE, {"size": 52, "ruler": "Apprentice", "want": 50}), (), "Apprentice"
-            ),
-            "violation  ": replace(TOO_BIG, source="Knight"),
-            "violation   ": Violation("deck_size", "Too many cards.", (), "Apprentice"),
         },
     ),
     "decks/_odds.html#odds-form-head": (
@@ -242,21 +227,6 @@ def test_a_line_and_a_group_are_keyed_by_every_field_they_show():
         replace(UNITS, lines=[]).memo_key,
     }
     assert len(group_keys) == 5
-
-
-def test_a_violation_is_keyed_by_its_wording_not_its_english_text():
-    """Two violations equal as the engine compares them (the same English text) may read differently in Japanese."""
-    templated = Violation.worded("deck_size", Wording("%(n)s cards", {"n": 3}), (), Wording("Rule %(n)s", {"n": 1}))
-    plain = Violation.worded("deck_size", Wording("3 cards"), (), Wording("Rule %(n)s", {"n": 1}))
-    assert templated == plain
-    assert _key(templated) != _key(plain)
-    assert _key(replace(templated, source=Wording("Rule 1"))) != _key(templated)
-    assert _key(Violation.worded("x", Wording("%(n)s", {"n": 1}))) != _key(
-        Violation.worded("x", Wording("%(n)s", {"n": True}))
-    )
-    assert _key(templated) == _key(
-        Violation.worded("deck_size", Wording("%(n)s cards", {"n": 3}), (), Wording("Rule %(n)s", {"n": 1}))
-    )
 
 
 def test_a_meter_is_keyed_by_its_wording_and_every_field():
