@@ -10,7 +10,6 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import date
-from itertools import chain
 from typing import Any
 
 from django.utils.translation import get_language, gettext, gettext_noop
@@ -114,13 +113,6 @@ class LineGroup:
     @property
     def count(self) -> int:
         return sum(line.count for line in self.lines)
-
-    @property
-    def memo_key(self) -> tuple[Any, ...]:
-        """A group drawn once per value (a change of one line redraws its group only): its key, its label and
-        its lines' keys (the count is theirs), in one flat tuple (each line's key has the same length): a
-        remembered group keeps its key, and a tuple per line kept with it would be more for the collector to walk."""
-        return (self.key, self.label, *chain.from_iterable(line.memo_key for line in self.lines))
 
 
 @dataclass(frozen=True)

@@ -75,7 +75,7 @@ def test_a_change_renders_only_the_rows_that_changed(client, saved, monkeypatch)
     assert len(editor_partials._rows) == rendered
     before = set(editor_partials._rows)
     change(client, saved, "remove main TS-002", saved.version + 3)
-    # What moved is drawn again: one line (TS-002: 3 copies now) and its group, and its hint, the draw odds'
+    # What moved is drawn again: one line (TS-002: 3 copies now) and its hint, the draw odds'
     # picker options that count it ("… (3)") and the picker's head, the deck size and level total meters, its
     # level's bar and its faction's (and the charts that hold them), the tabs' and the headings' counts; the
     # other rows (the other lines and hints, the other meters, the verdict: as many problems as before) are not.
@@ -86,7 +86,6 @@ def test_a_change_renders_only_the_rows_that_changed(client, saved, monkeypatch)
     assert drawn == [
         ("curve-bar", "1"),
         ("deck-charts", "0 48"),
-        ("deck-group", "unit"),
         ("deck-heading", "48/50 cards"),
         ("editor-tabs", "48/50 cards"),
         ("faction-bar", "Volnar"),

@@ -20,7 +20,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.timezone import override as timezone_override
 
-from decks.editor.state import Bar, DeckLine, LineGroup
+from decks.editor.state import Bar, DeckLine
 from decks.odds.panel import Chance, ChanceRow, GroupOption, OddsHelp, OddsSummary
 from decks.rules.types import UNIT, CardFacts
 from decks.rules.wording import Wording
@@ -42,7 +42,6 @@ SUMMARY = OddsSummary(True, "CNT cards", "sees 0 at setup, then 2 a turn", 4, 49
 HELP = OddsHelp(date(2026, 1, 1), "", ("Setup: sees 0 cards.",), ("Knight",))
 OPTION = GroupOption("cnt", "CNT cards (4)", False)
 LINE = DeckLine("TS-001", "main", 2, SQUIRE)
-UNITS = LineGroup("unit", "Units", [LINE])
 
 # name: (the values it is given, each value changed in turn)
 PARTS = {
@@ -85,18 +84,6 @@ PARTS = {
             "group": "cnt",
             "names": ["A", "C"],
             "picked": ("B",),
-        },
-    ),
-    "deck-group": (
-        {"group": UNITS},
-        {
-            "group": replace(UNITS, key="event"),
-            "group ": replace(UNITS, label="Events"),
-            "group  ": replace(UNITS, lines=[replace(LINE, count=3)]),
-            "group   ": replace(UNITS, lines=[replace(LINE, facts=replace(SQUIRE, level=2))]),
-            "group    ": replace(UNITS, lines=[replace(LINE, rules=("max_copies",))]),
-            "group     ": replace(UNITS, lines=[LINE, replace(LINE, number="TS-002")]),
-            "group      ": replace(UNITS, lines=[]),
         },
     ),
     "decks/_odds.html#odds-form-head": (
@@ -208,7 +195,7 @@ def test_a_value_without_a_memo_key_is_its_own_key():
     assert _key([OPTION, LINE]) == (OPTION, LINE.memo_key)
 
 
-def test_a_line_and_a_group_are_keyed_by_every_field_they_show():
+def test_a_line_is_keyed_by_every_field_it_shows():
     line_keys = {
         LINE.memo_key,
         replace(LINE, number="TS-002").memo_key,
@@ -219,14 +206,6 @@ def test_a_line_and_a_group_are_keyed_by_every_field_they_show():
     }
     assert len(line_keys) == 6
     assert DeckLine("TS-001", "main", 2, replace(SQUIRE)).memo_key == LINE.memo_key  # equal facts, another object
-    group_keys = {
-        UNITS.memo_key,
-        replace(UNITS, key="event").memo_key,
-        replace(UNITS, label="Events").memo_key,
-        replace(UNITS, lines=[replace(LINE, count=3)]).memo_key,
-        replace(UNITS, lines=[]).memo_key,
-    }
-    assert len(group_keys) == 5
 
 
 def test_a_meter_is_keyed_by_its_wording_and_every_field():
