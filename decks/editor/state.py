@@ -97,6 +97,12 @@ class DeckLine:
         ]
         return " · ".join(p for p in parts if p)
 
+    @property
+    def memo_key(self) -> tuple[Any, ...]:
+        """What the line's remembered drawing is keyed by (decks/templatetags/editor_partials.py): every field,
+        as a plain tuple (the dataclass's own hash and equality cost a Python call each, per line and click)."""
+        return (self.number, self.section, self.count, self.rules, self.facts)
+
 
 @dataclass(frozen=True)
 class LineGroup:

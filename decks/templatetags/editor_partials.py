@@ -20,6 +20,9 @@ from django.template.defaultfilters import date as date_filter
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
+from decks.rules.meters import Meter
+from decks.rules.wording import Wording
+
 register = template.Library()
 
 # Enough for many decks' lines and many pages of results; cleared whole when full (simple, and rare).
@@ -29,10 +32,34 @@ _rows: dict[Hashable, SafeString] = {}
 
 def _key(value: Any) -> Hashable:
     """The value as a cache key: its `memo_key` when it has one (a row with a list or a model in it); a list
-    (a panel's rows) as the tuple of its items' keys."""
-    if type(value) is list:
+    (a panel's rows) as the tuple of its items' keys; an engine's meter by what it is worded from."""
+    kind = type(value)
+    if kind is list:
         return tuple(_key(item) for item in value)
-    return getattr(value, "memo_key", value)
+    if kind is Meter:
+        # A meter's label and detail may be Wordings: equal when their English texts are, which two templates
+        # could share and read differently in Japanese.
+        m = value
+        return (Meter, m.key, _wording_key(m.label), m.value, m.limit, m.exact, _wording_key(m.detail), m.at_least)
+    keyed = _memo_keyed.get(kind)
+    if keyed is None:
+        keyed = _memo_keyed[kind] = hasattr(kind, "memo_key")
+    return value.memo_key if keyed else value
+
+
+# Whether a type's values have a memo_key (a property or class attribute), by type: asked of the value
+# itself, a str's or a tuple's missing attribute costs an exception, for each item of a list and each click.
+_memo_keyed: dict[type, bool] = {}
+
+
+def _wording_key(value: object) -> Hashable:
+    """A message as its template and values (each nested Wording the same), by type: what `word` reads."""
+    if isinstance(value, Wording):
+        return (Wording, value.template, tuple((k, _wording_key(v)) for k, v in value.values.items()))
+    if isinstance(value, tuple):
+        return tuple(_wording_key(v) for v in value)
+    # By type too: 1, 1.0 and True are equal keys but read "1", "1.0" and "True".
+    return value if type(value) is str else (type(value), value)
 
 
 # The partials found by _partial, by page template and name.

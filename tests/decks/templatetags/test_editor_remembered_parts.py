@@ -23,6 +23,7 @@ from django.utils.timezone import override as timezone_override
 from decks.editor.state import Bar, DeckLine
 from decks.odds.panel import Chance, ChanceRow, GroupOption, OddsHelp, OddsSummary
 from decks.rules.types import UNIT, CardFacts
+from decks.rules.wording import Wording
 from decks.templatetags import editor_partials
 from decks.templatetags.editor_partials import _key, ymd, ymd_hm
 from tests.decks.templatetags.test_editor_partials import PAGE, memo
@@ -40,6 +41,7 @@ ROWS = (_row(1, Fraction(1, 3), Fraction(1, 2)), _row(2, Fraction(2, 3), Fractio
 SUMMARY = OddsSummary(True, "CNT cards", "sees 0 at setup, then 2 a turn", 4, 49, 50, "Apprentice", None)
 HELP = OddsHelp(date(2026, 1, 1), "", ("Setup: sees 0 cards.",), ("Knight",))
 OPTION = GroupOption("cnt", "CNT cards (4)", False)
+LINE = DeckLine("TS-001", "main", 2, SQUIRE)
 
 # name: (the values it is given, each value changed in turn)
 PARTS = {
@@ -83,6 +85,20 @@ PARTS = {
             "names": ["A", "C"],
             "picked": ("B",),
         },
+    ),
+    "decks/_odds.html#odds-form-head": (
+        {"url": "/decks/new/odds/", "choices": range(1, 5), "k": 1, "groups": [OPTION], "group": "picked"},
+        {
+            "url": "/decks/abc/odds/",
+            "choices": range(1, 4),
+            "k": 2,
+            "groups": [OPTION._replace(text="CNT cards (5)")],
+            "group": "cnt",
+        },
+    ),
+    "decks/_odds.html#odds-pick": (
+        {"names": ["A", "B"], "picked": ("A",)},
+        {"names": ["A", "C"], "picked": ("B",)},
     ),
     "decks/_odds.html#odds-summary": (
         {"summary": SUMMARY},
@@ -169,6 +185,42 @@ def test_a_list_is_keyed_by_its_items():
     assert _key([Bar("1", 3, 100)]) != _key([Bar("1", 4, 100)])
     assert _key([]) != _key([Bar("1", 3, 100)])
     hash(_key([[1, 2], HELP]))  # a list of lists and rows with a memo_key: still a key
+
+
+def test_a_value_without_a_memo_key_is_its_own_key():
+    assert _key("Units") == "Units"
+    assert _key(OPTION) == OPTION
+    assert _key(("A", "B")) == ("A", "B")
+    assert _key(LINE) == LINE.memo_key
+    assert _key([OPTION, LINE]) == (OPTION, LINE.memo_key)
+
+
+def test_a_line_is_keyed_by_every_field_it_shows():
+    line_keys = {
+        LINE.memo_key,
+        replace(LINE, number="TS-002").memo_key,
+        replace(LINE, section="considering").memo_key,
+        replace(LINE, count=3).memo_key,
+        replace(LINE, facts=replace(SQUIRE, text="Draw two cards.")).memo_key,
+        replace(LINE, rules=("max_copies",)).memo_key,
+    }
+    assert len(line_keys) == 6
+    assert DeckLine("TS-001", "main", 2, replace(SQUIRE)).memo_key == LINE.memo_key  # equal facts, another object
+
+
+def test_a_meter_is_keyed_by_its_wording_and_every_field():
+    from dataclasses import fields
+
+    from decks.rules.meters import Meter
+
+    meter = Meter("factions", Wording("%(n)s factions", {"n": 2}), 3, 2, False, Wording("Rule %(n)s", {"n": 1}), False)
+    assert meter == replace(meter, label=Wording("2 factions"))
+    assert _key(meter) != _key(replace(meter, label=Wording("2 factions")))
+    assert _key(meter) != _key(replace(meter, detail=Wording("Rule 1")))
+    changed = {"key": "size", "value": 4, "limit": None, "exact": True, "at_least": True}
+    assert {f.name for f in fields(Meter)} == {*changed, "label", "detail"}
+    for name, value in changed.items():
+        assert _key(replace(meter, **{name: value})) != _key(meter), name
 
 
 @pytest.mark.parametrize(
