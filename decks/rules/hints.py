@@ -110,8 +110,9 @@ class Additions:
 
     def blockers(self, card: CardFacts, printing: str | None, section: str | None = None) -> list[str]:
         """Why one more copy of `card` (as `printing`, if named) cannot be added; [] if it can."""
-        copy = _Copy(self, card, printing, section or natural_section(card))
-        moved = self.tally.moved_by(card, printing, copy.section, self.rules)
+        section = section or natural_section(card)
+        copy = _Copy(self, card, printing, section)
+        moved = self.tally.moved_by(card, printing, section, self.rules)
         plan = self.plans.get(moved)
         if plan is None:
             # A rule that does not run again and that the deck does not break says nothing: left out.
@@ -119,16 +120,18 @@ class Additions:
         # A card is alike another in what a rule reads of it only if its facts are its name's in the
         # deck (the deck's copies count with the facts of their own line).
         known = self.tally.cards.get(card.name)
-        shares = known is None or known is card or known == card
+        new = known is None
+        shares = new or known is card or known == card
+        shared = self.shared
         reasons: list[str] = []
         # RULES' order, and each rule's violations in its check's order: judge_tally's report on the
         # deck with the copy, violation for violation.
         for rule, runs, facts in plan:
             if shares and facts is not None:
-                key = (rule.code, copy.section, known is None, facts(card))
-                said = self.shared.get(key)
+                key = (rule.code, section, new, facts(card))
+                said = shared.get(key)
                 if said is None:
-                    said = self.shared[key] = copy.reasons(rule, runs)
+                    said = shared[key] = copy.reasons(rule, runs)
             else:
                 said = copy.reasons(rule, runs)
             for reason in said:
@@ -165,6 +168,8 @@ class _Copy:
         """What one rule's violations of the deck with the copy say against the copy, each reason once."""
         a = self.additions
         violations = rule.check(self.after(), a.rules) if runs else a.said.get(rule.code, ())
+        if not violations:
+            return ()
         out: list[str] = []
         for violation in violations:
             known = rule_get(violation.rule)

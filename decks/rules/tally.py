@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import attrgetter
 
 from .ruleset import RulesInForce
 from .types import ENERGY, RESOURCES, UNIT, CardFacts, DeckEntry, DeckSnapshot, Summary
@@ -27,6 +28,7 @@ ASPECTS = frozenset(
     | {FACTIONS, RESOURCE_CARDS}
 )
 _RESOURCE_COPY = frozenset({RESOURCE_CARDS})
+_LEGEND = attrgetter("legend")
 
 
 def with_one_more(deck: DeckSnapshot, card: CardFacts, printing: str | None, section: str) -> DeckSnapshot:
@@ -151,7 +153,9 @@ class Tally:
             size=self.size,
             level=self.level,
             cnt=self.cnt,
-            legends=sum(1 for card in self.cards.values() if card.legend),
+            # The legendary names (a truthy `legend`), counted without a Python loop: asked once per card the
+            # browser's hints test.
+            legends=len(list(filter(None, map(_LEGEND, self.cards.values())))),
             factions=tuple(sorted(self.faction_counts)),
             resources=self.resources,
         )
