@@ -41,7 +41,11 @@ def with_one_more(deck: DeckSnapshot, card: CardFacts, printing: str | None, sec
 
 @dataclass(slots=True)
 class Tally:
-    """The deck counted once, so each check is one pass over a few dozen names."""
+    """The deck counted once, so each check is one pass over a few dozen names.
+
+    Never changed once made (plus_one makes another): Tally.of gives the same one to every caller
+    counting the same deck under the same rules.
+    """
 
     deck: DeckSnapshot
     cards: dict[str, CardFacts]
@@ -57,7 +61,22 @@ class Tally:
 
     @classmethod
     def of(cls, deck: DeckSnapshot, rules: RulesInForce | None = None) -> Tally:
-        """Count the deck; given the rules, `printings` is filled only if they have a card pool (its only reader)."""
+        """Count the deck; given the rules, `printings` is filled only if they have a card pool (its only reader).
+
+        The last count is remembered with the deck and the rules it was made of (the very objects): an
+        editor's change counts its deck for the judgement, the meters and the card browser's hints.
+        """
+        global _last
+        last = _last
+        if last is not None and last[0] is deck and last[1] is rules:
+            return last[2]
+        tally = cls._counted(deck, rules)
+        # Held, so that no other deck or rules can take their ids while remembered.
+        _last = (deck, rules, tally)
+        return tally
+
+    @classmethod
+    def _counted(cls, deck: DeckSnapshot, rules: RulesInForce | None) -> Tally:
         cards: dict[str, CardFacts] = {}
         counts: dict[str, int] = {}
         printings: dict[str, set[str | None]] = {}
@@ -159,3 +178,7 @@ class Tally:
             factions=tuple(sorted(self.faction_counts)),
             resources=self.resources,
         )
+
+
+# The last deck counted: (deck, rules, its tally), see Tally.of.
+_last: tuple[DeckSnapshot, RulesInForce | None, Tally] | None = None

@@ -1,13 +1,16 @@
-"""The checks, the tally's summary and the odds' groups, made faster for the editor's click, say exactly what
+"""The checks, the tally's summary and count, the meters and the odds' groups, made faster for the editor's click, say exactly what
 their straightforward forms said (kept here as the reference), on random decks under every ruler."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from hypothesis import given
 from hypothesis import strategies as st
 
 from decks.rules import checks
 from decks.rules.checks import copy_limit, in_scope
+from decks.rules.meters import _METERED, deck_meters
 from decks.rules.odds import CardGroup, _group, deck_groups
 from decks.rules.ruleset import RulesInForce
 from decks.rules.tally import Tally
@@ -128,3 +131,32 @@ def test_the_odds_groups_are_the_straightforward_ones(deck):
     assert made == reference
     assert [type(g.label) for g in made] == [type(g.label) for g in reference]
     assert [getattr(g.label, "values", None) for g in made] == [getattr(g.label, "values", None) for g in reference]
+
+
+@PROPERTY_SETTINGS
+@given(scenarios())
+def test_the_meters_read_the_judgements_count_as_they_read_their_own(case):
+    """deck_meters counts the deck as the judgement does (printings only under a card pool) and gets the same
+    meters as from its own count of every printing."""
+    _case, rules, deck = case
+    own = Tally._counted(deck, None)
+
+    assert deck_meters(deck, rules) == [
+        meter for rule in _METERED if rule.meter is not None for meter in rule.meter(own, rules)
+    ]
+
+
+@PROPERTY_SETTINGS
+@given(scenarios())
+def test_the_last_count_is_the_same_decks_under_the_same_rules(case):
+    _case, rules, deck = case
+    counted = Tally.of(deck, rules)
+
+    assert Tally.of(deck, rules) is counted
+    assert counted == Tally._counted(deck, rules)
+    # Another deck object, or other rules: counted again (never another deck's tally).
+    again = Tally.of(replace(deck), rules)
+    assert again is not counted
+    assert again == counted
+    assert Tally.of(deck, None) == Tally._counted(deck, None)
+    assert Tally.of(deck, None) is not counted
