@@ -115,8 +115,14 @@ class Additions:
         moved = self.tally.moved_by(card, printing, section, self.rules)
         plan = self.plans.get(moved)
         if plan is None:
-            # A rule that does not run again and that the deck does not break says nothing: left out.
-            plan = self.plans[moved] = tuple(p for p in _plan(moved) if p[1] or p[0].code in self.said)
+            # A rule that does not run again and that the deck does not break says nothing: left out; so
+            # is a rule the rules make silent (it says nothing of any deck: no card pool, no cap).
+            deck = self.rules.deck
+            plan = self.plans[moved] = tuple(
+                p
+                for p in _plan(moved)
+                if (p[1] or p[0].code in self.said) and (p[0].silent is None or not p[0].silent(deck))
+            )
         # A card is alike another in what a rule reads of it only if its facts are its name's in the
         # deck (the deck's copies count with the facts of their own line).
         known = self.tally.cards.get(card.name)

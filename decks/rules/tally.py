@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 
 from .ruleset import RulesInForce
-from .types import ENERGY, RESOURCES, UNIT, CardFacts, DeckEntry, DeckSnapshot, Summary
+from .types import _EMPTY, ENERGY, RESOURCES, UNIT, CardFacts, DeckEntry, DeckSnapshot, Summary
 
 # What of the deck a rule's check reads (its `reads` in the registry), as what one more copy of a
 # card can change (Tally.moved_by). A check reading nothing the copy changes says after the copy
@@ -111,7 +111,13 @@ class Tally:
         test ~30 cards against one deck per change). Equal to Tally.of of that deck, field for field:
         only the counters the new copy moves are copied and changed; the rest are shared (never mutated).
         """
-        deck = with_one_more(self.deck, card, printing, section)
+        # with_one_more, written out (the browser's hints make one per card shown).
+        entry = DeckEntry(card, 1, printing)
+        old = self.deck
+        if section == RESOURCES:
+            deck = DeckSnapshot(old.main, (*old.resources, entry), old.attribute, _EMPTY)
+        else:
+            deck = DeckSnapshot((*old.main, entry), old.resources, old.attribute, _EMPTY)
         if section == RESOURCES:
             return Tally(
                 deck, self.cards, self.counts, self.printings, self.size, self.level, self.cnt,
