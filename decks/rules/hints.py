@@ -83,7 +83,7 @@ class Additions:
     other rule's violations are the deck's own (`report`: the deck's judgement under `rules`).
     What a rule says against a card is worked out once for all the cards alike in what the rule
     reads of them (its `shared_by`: any card adds one to the deck's size; every level-2 card makes
-    the level total the same). The answers are those of judging the whole deck with the copy
+    the level total the same; every name new to the deck with the same text has the same copy limit). The answers are those of judging the whole deck with the copy
     (tests/decks/rules/test_hints_incremental.py).
     """
 
@@ -94,7 +94,8 @@ class Additions:
     said: dict[str, tuple[Violation, ...]] = field(default_factory=dict)
     # The rules that may have something to say, by the aspects a copy moves.
     plans: dict[frozenset[str], _Plan] = field(default_factory=dict)
-    # What a rule says against a card, by rule, section, whether the name is new and the facts it is shared by.
+    # What a rule says against a card, by rule, section, whether the name is new and its copies in the deck,
+    # and the facts it is shared by.
     shared: dict[tuple[object, ...], tuple[str, ...]] = field(default_factory=dict)
 
     @classmethod
@@ -128,13 +129,15 @@ class Additions:
         known = self.tally.cards.get(card.name)
         new = known is None
         shares = new or known is card or known == card
+        # Whether the name is new and its copies in the deck: cards share a rule's answer only alike in these.
+        copies = (new, self.tally.counts.get(card.name, 0))
         shared = self.shared
         reasons: list[str] = []
         # RULES' order, and each rule's violations in its check's order: judge_tally's report on the
         # deck with the copy, violation for violation.
         for rule, runs, facts in plan:
             if shares and facts is not None:
-                key = (rule.code, section, new, facts(card))
+                key = (rule.code, section, copies, facts(card))
                 said = shared.get(key)
                 if said is None:
                     said = shared[key] = copy.reasons(rule, runs)

@@ -52,9 +52,9 @@ class Rule:
     # so a rule added without it is always run again (tests/decks/rules/test_rule_reads.py checks each).
     reads: frozenset[str] = t.ASPECTS
     # The facts of a card (CardFacts fields) that alone decide what the rule says against one more copy
-    # of it, besides whether its name is new to the deck: cards alike in these get the same reasons,
-    # worked out once per deck. None: the card as a whole, its name and printing too (never shared),
-    # the safe default. Not its name's copies, which only the name decides.
+    # of it, besides whether its name is new to the deck and its copies there (which the hints key by
+    # too): cards alike in these get the same reasons, worked out once per deck. None: the card as a
+    # whole, its name and printing too (never shared), the safe default.
     shared_by: tuple[str, ...] | None = None
     # Whether rules make its check say nothing of any deck (no card pool, no banned card, no cap): the
     # card browser's hints then leave the rule out. None: never (tests/decks/rules/test_rule_reads.py
@@ -122,6 +122,8 @@ RULES: tuple[Rule, ...] = (
         more_fields=(("max_copies_exceptions", gettext_noop("copy limit exceptions")),),
         check=checks.check_max_copies,
         reads=frozenset({t.COPIES}),
+        # The copy limit a card has (copy_limit reads its text); its copies are in the key.
+        shared_by=("text",),
         hint=rule_hints.hint_max_copies,
         line_label=gettext_noop("Too many copies"),
     ),
@@ -144,6 +146,7 @@ RULES: tuple[Rule, ...] = (
         label=gettext_noop("copy limit for legendary cards"),
         check=checks.check_legend_copies,
         reads=frozenset({t.LEGENDS}),
+        shared_by=("legend",),
         silent=lambda d: d.legend_max_copies is None,
         hint=rule_hints.hint_legend_copies,
         line_label=gettext_noop("Too many copies of a legendary card"),
