@@ -291,16 +291,14 @@ def deck_card_hints(*, state: JudgedDeck, numbers: Sequence[str]) -> list[CardHi
     facts = {**card_facts_by_number(n for n in numbers if n not in known), **known}
     over = _over_limit(state)
     additions = _additions(state)
-    return [
-        CardHint(
-            number,
-            state.copies.get(facts[number].name, 0),
-            additions.blockers(facts[number], number),
-            over_limit=facts[number].name in over,
-        )
-        for number in numbers
-        if number in facts
-    ]
+    copies = state.copies
+    hints = []
+    for number in numbers:
+        card = facts.get(number)
+        if card is not None:
+            name = card.name
+            hints.append(CardHint(number, copies.get(name, 0), additions.blockers(card, number), name in over))
+    return hints
 
 
 def _preferred_printing(facts: CardFacts, rules: RulesInForce) -> str | None:

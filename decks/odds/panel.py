@@ -12,17 +12,21 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from django.http import QueryDict
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 
+from cards.catalog import catalog_token
 from decks.drafts import DraftJudgement
 from decks.models import DeckDraft
+from decks.rules.odds import DrawPattern
+from decks.rules.wording import Wording
 from decks.wording import game_name, word
 from gatesite.errors import ApplicationError
 
-from .forms import MAX_PICKED, DrawOddsForm
+from .forms import MAX_PICKED, DrawOddsForm, plainly_asked
 from .selectors import DeckDrawOdds, deck_draw_odds
 
 
@@ -80,10 +84,6 @@ class ChanceRow:
         return self.first.exact == self.second.exact and self.seen_first == self.seen_second
 
 
-def _rows(odds: DeckDrawOdds) -> list[ChanceRow]:
-    return [ChanceRow(r.turn, r.seen_first, r.seen_second, Chance.of(r.first), Chance.of(r.second)) for r in odds.rows]
-
-
 class GroupOption(NamedTuple):
     """An option of the group picker. A plain tuple: the picker is drawn once per distinct options
     (partial_memo), keyed by them all, and a tuple of strings hashes and compares without Python code."""
@@ -94,15 +94,54 @@ class GroupOption(NamedTuple):
     selected: bool
 
 
+# What a panel shows of its numbers, remembered by value (at most MAX_REMEMBERED of each, then cleared
+# whole): the rows by the numbers they are worked out from, an option by its group's words and count. A player's
+# change moves a group's count or the deck's size by one, so the same few rows and options come back
+# change after change, in any deck; wording them again (gettext per cell, per option) was most of the
+# panel's time (docs/benchmarks.md). Each holds only immutable values, shared safely between requests.
+MAX_REMEMBERED = 4_096
+_rows_made: dict[Hashable, tuple[ChanceRow, ...]] = {}
+_options_made: dict[Hashable, GroupOption] = {}
+
+
+def _remember(memo: dict[Hashable, Any], key: Hashable, value: Any) -> None:
+    if len(memo) >= MAX_REMEMBERED:
+        memo.clear()
+    memo[key] = value
+
+
+def _rows(odds: DeckDrawOdds) -> tuple[ChanceRow, ...]:
+    """The table's rows, worded in the active language (a cell's title): the same for every deck with the
+    same draw pattern, size, group count and k (odds.rows is worked out from these alone)."""
+    key = (get_language(), odds.pattern, odds.deck_size, odds.group.count if odds.group else 0, odds.k, len(odds.rows))
+    rows = _rows_made.get(key)
+    if rows is None:
+        rows = tuple(
+            ChanceRow(r.turn, r.seen_first, r.seen_second, Chance.of(r.first), Chance.of(r.second)) for r in odds.rows
+        )
+        _remember(_rows_made, key, rows)
+    return rows
+
+
 def _group_options(odds: DeckDrawOdds) -> dict[str, list[GroupOption]]:
     """The group picker's options, split into groups and single cards once (not two template loops over all)."""
     chosen = odds.group.key if odds.group else None
-    options: dict[str, list[GroupOption]] = {"groups": [], "cards": []}
+    # The catalog's version too: a name is worded in Japanese as the catalog has it (cards.names).
+    language = (get_language(), catalog_token())
+    groups: list[GroupOption] = []
+    cards: list[GroupOption] = []
     for g in odds.groups:
-        options["cards" if g.single_card else "groups"].append(
-            GroupOption(g.key, f"{word(g.label)} ({g.count})", g.key == chosen)
-        )
-    return options
+        label = g.label
+        # A Wording by its template and values (two wordings of one English text may read differently in
+        # another language), a plain label by its text; the key by its text too (the group it picks).
+        said = (label.template, tuple(label.values.items())) if type(label) is Wording else (str, label)
+        key = (language, g.key, said, g.count, g.key == chosen)
+        option = _options_made.get(key)
+        if option is None:
+            option = GroupOption(g.key, f"{word(label)} ({g.count})", g.key == chosen)
+            _remember(_options_made, key, option)
+        (cards if g.single_card else groups).append(option)
+    return {"groups": groups, "cards": cards}
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +166,7 @@ class OddsHelp:
     @classmethod
     def of(cls, odds: DeckDrawOdds) -> OddsHelp:
         choice, game = odds.judgement.choice, odds.judgement.game
-        describe = tuple(odds.pattern.describe())
+        describe = _described(odds.pattern)
         if choice is not None:
             return cls(choice.on, choice.rules.geas or "", describe, tuple(odds.first_turn_rulers))
         draw = getattr(game, "draw", None)
@@ -159,7 +198,7 @@ class OddsSummary:
         group = odds.group
         if group is None:
             return None
-        label, pattern = word(group.label), word(odds.pattern.summary())
+        label, pattern = word(group.label), _summary_words(get_language(), odds.pattern)
         choice = odds.judgement.choice
         if choice is None:
             return cls(False, label, pattern, group.count, odds.deck_size, game=odds.judgement.game.name)
@@ -169,18 +208,34 @@ class OddsSummary:
         )
 
 
+@lru_cache(maxsize=256)
+def _described(pattern: DrawPattern) -> tuple[str, ...]:
+    """A draw pattern in words (Wordings, worded by the template): the same for every deck of a ruler."""
+    return tuple(pattern.describe())
+
+
+@lru_cache(maxsize=256)
+def _summary_words(language: str | None, pattern: DrawPattern) -> str:
+    """A draw pattern's summary in the active language `language` (numbers only: no name the catalog words)."""
+    return word(pattern.summary())
+
+
 def odds_panel_context(
     *, draft: DeckDraft, params: QueryDict, judgement: DraftJudgement | None = None, odds_key: str | None = None
 ) -> dict[str, Any]:
     """What decks/_odds.html shows of a draft, for the group, k and cards asked in `params` (`odds_key`:
     the draft's, when the caller has worked it out already)."""
-    form = DrawOddsForm(params)
     errors = []
-    if form.is_valid():
-        group, k = form.cleaned_data["group"], form.cleaned_data["k"] or 1
+    asked = plainly_asked(params)
+    if asked is not None:
+        group, k = asked[0], asked[1] or 1
     else:
-        errors = [f"{field}: {' '.join(messages)}" for field, messages in form.errors.items()]
-        group, k = "", 1
+        form = DrawOddsForm(params)
+        if form.is_valid():
+            group, k = form.cleaned_data["group"], form.cleaned_data["k"] or 1
+        else:
+            errors = [f"{field}: {' '.join(messages)}" for field, messages in form.errors.items()]
+            group, k = "", 1
     picked = [name[:200] for name in params.getlist("card")[:MAX_PICKED]]
     # The deck's key, worked out once (the panel shows it twice).
     context: dict[str, Any] = {"odds_errors": errors, "odds_loaded": True, "odds_key": odds_key or draft.odds_key()}

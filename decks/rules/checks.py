@@ -75,13 +75,15 @@ def check_max_factions(t: Tally, r: RulesInForce) -> list[Violation]:
                     counts[card.faction] = counts.get(card.faction, 0) + t.counts[name]
         if len(counts) <= limit:
             continue
-        # The factions with the fewest cards are the ones the player most likely wants to cut.
-        ranked = sorted(counts, key=lambda f: (-counts[f], f))
-        extra = set(ranked[limit:])
-        cards = sorted(
-            n for n, card in t.cards.items() if card.faction in extra and (scope == ALL or in_scope(card, scope))
-        )
-        values = {"count": len(counts), "factions": tuple(sorted(counts)), "ruler": r.ruler, "limit": limit}
+        # The factions with the fewest cards are the ones the player most likely wants to cut: by count, most
+        # first, then by name (a stable sort of the names sorted, `reverse` keeping equal counts in order).
+        factions = sorted(counts)
+        extra = set(sorted(factions, key=counts.__getitem__, reverse=True)[limit:])
+        if scope == ALL:
+            cards = sorted(n for n, card in t.cards.items() if card.faction in extra)
+        else:
+            cards = sorted(n for n, card in t.cards.items() if card.faction in extra and in_scope(card, scope))
+        values = {"count": len(counts), "factions": tuple(factions), "ruler": r.ruler, "limit": limit}
         wording = Wording(_SCOPE_WORDS[scope], values)
         out.append(Violation.worded("max_factions", wording, tuple(cards), r.source_of("max_factions")))
     return out
@@ -117,8 +119,13 @@ def copy_limit(card: CardFacts, r: RulesInForce) -> int:
 
 
 def check_max_copies(t: Tally, r: RulesInForce) -> list[Violation]:
+    floor = r.deck.max_copies
+    for exception in r.deck.max_copies_exceptions:
+        floor = min(floor, exception.max_copies)
+    # No name over the lowest limit: nothing to say (the card browser's hints ask this of every card shown).
+    if not t.counts or max(t.counts.values()) <= floor:
+        return []
     out = []
-    floor = min([r.deck.max_copies, *(e.max_copies for e in r.deck.max_copies_exceptions)])
     for name, count in t.counts.items():
         if count <= floor:
             continue

@@ -83,7 +83,7 @@ class Additions:
     other rule's violations are the deck's own (`report`: the deck's judgement under `rules`).
     What a rule says against a card is worked out once for all the cards alike in what the rule
     reads of them (its `shared_by`: any card adds one to the deck's size; every level-2 card makes
-    the level total the same). The answers are those of judging the whole deck with the copy
+    the level total the same; every name new to the deck with the same text has the same copy limit). The answers are those of judging the whole deck with the copy
     (tests/decks/rules/test_hints_incremental.py).
     """
 
@@ -94,7 +94,8 @@ class Additions:
     said: dict[str, tuple[Violation, ...]] = field(default_factory=dict)
     # The rules that may have something to say, by the aspects a copy moves.
     plans: dict[frozenset[str], _Plan] = field(default_factory=dict)
-    # What a rule says against a card, by rule, section, whether the name is new and the facts it is shared by.
+    # What a rule says against a card, by rule, section, whether the name is new and its copies in the deck,
+    # and the facts it is shared by.
     shared: dict[tuple[object, ...], tuple[str, ...]] = field(default_factory=dict)
 
     @classmethod
@@ -110,25 +111,36 @@ class Additions:
 
     def blockers(self, card: CardFacts, printing: str | None, section: str | None = None) -> list[str]:
         """Why one more copy of `card` (as `printing`, if named) cannot be added; [] if it can."""
-        copy = _Copy(self, card, printing, section or natural_section(card))
-        moved = self.tally.moved_by(card, printing, copy.section, self.rules)
+        section = section or natural_section(card)
+        copy = _Copy(self, card, printing, section)
+        moved = self.tally.moved_by(card, printing, section, self.rules)
         plan = self.plans.get(moved)
         if plan is None:
-            # A rule that does not run again and that the deck does not break says nothing: left out.
-            plan = self.plans[moved] = tuple(p for p in _plan(moved) if p[1] or p[0].code in self.said)
+            # A rule that does not run again and that the deck does not break says nothing: left out; so
+            # is a rule the rules make silent (it says nothing of any deck: no card pool, no cap).
+            deck = self.rules.deck
+            plan = self.plans[moved] = tuple(
+                p
+                for p in _plan(moved)
+                if (p[1] or p[0].code in self.said) and (p[0].silent is None or not p[0].silent(deck))
+            )
         # A card is alike another in what a rule reads of it only if its facts are its name's in the
         # deck (the deck's copies count with the facts of their own line).
         known = self.tally.cards.get(card.name)
-        shares = known is None or known is card or known == card
+        new = known is None
+        shares = new or known is card or known == card
+        # Whether the name is new and its copies in the deck: cards share a rule's answer only alike in these.
+        copies = (new, self.tally.counts.get(card.name, 0))
+        shared = self.shared
         reasons: list[str] = []
         # RULES' order, and each rule's violations in its check's order: judge_tally's report on the
         # deck with the copy, violation for violation.
         for rule, runs, facts in plan:
             if shares and facts is not None:
-                key = (rule.code, copy.section, known is None, facts(card))
-                said = self.shared.get(key)
+                key = (rule.code, section, copies, facts(card))
+                said = shared.get(key)
                 if said is None:
-                    said = self.shared[key] = copy.reasons(rule, runs)
+                    said = shared[key] = copy.reasons(rule, runs)
             else:
                 said = copy.reasons(rule, runs)
             for reason in said:
@@ -165,6 +177,8 @@ class _Copy:
         """What one rule's violations of the deck with the copy say against the copy, each reason once."""
         a = self.additions
         violations = rule.check(self.after(), a.rules) if runs else a.said.get(rule.code, ())
+        if not violations:
+            return ()
         out: list[str] = []
         for violation in violations:
             known = rule_get(violation.rule)

@@ -23,5 +23,7 @@ _METERED = sorted((rule for rule in RULES if rule.meter is not None), key=lambda
 
 def deck_meters(deck: DeckSnapshot, rules: RulesInForce) -> list[Meter]:
     """The meters for a deck under the rules in force, in the order the rules list them."""
-    tally = Tally.of(deck)
+    # Counted as the judgement counts it (the same tally, Tally.of): the names' printings only under a card
+    # pool, whose meter is their only reader.
+    tally = Tally.of(deck, rules)
     return [meter for rule in _METERED if rule.meter is not None for meter in rule.meter(tally, rules)]

@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from math import comb
 from typing import Any
 
@@ -208,6 +209,9 @@ class OddsRow:
     second: Fraction
 
 
+# Remembered by its numbers: a change to a deck moves its size or a group's count by one, so the panel
+# asks the same few tables again and again, of any deck (the rows are immutable, safe to share).
+@lru_cache(maxsize=1024)
 def draw_odds(pattern: DrawPattern, *, deck_size: int, group: int, k: int, turns: int = TURNS) -> tuple[OddsRow, ...]:
     """Per turn 1..turns: cards seen and P(at least k of the group seen), going first and second."""
     if group > deck_size:
@@ -277,19 +281,29 @@ def deck_groups(deck: DeckSnapshot) -> list[CardGroup]:
                 (c.name for c in cards if c.type == UNIT and c.level is not None and c.level <= level),
             )
         )
-    for faction in sorted({c.faction for c in cards if c.faction}):
+    # Each faction's names in one pass over the cards (not one pass per faction).
+    by_faction: dict[str, list[str]] = {}
+    for c in cards:
+        if c.faction:
+            by_faction.setdefault(c.faction, []).append(c.name)
+    for faction in sorted(by_faction):
         groups.append(
             _group(
                 f"faction:{faction}",
                 Wording(gettext_noop("%(faction)s cards"), {"faction": faction}),
                 copies,
-                (c.name for c in cards if c.faction == faction),
+                by_faction[faction],
             )
         )
-    groups.extend(
-        _group(f"card:{name}", Wording("%(name)s", {"name": name}), copies, (name,)) for name in sorted(copies)
-    )
+    # A group of one name, as _group would make it (its names: the name alone; its count: the name's copies).
+    groups.extend(CardGroup(f"card:{name}", _card_label(name), copies[name], (name,)) for name in sorted(copies))
     return [g for g in groups if g.count]
+
+
+@lru_cache(maxsize=4096)
+def _card_label(name: str) -> Wording:
+    """A card's group label: its name, worded as a name (in Japanese, the card's Japanese name)."""
+    return Wording("%(name)s", {"name": name})
 
 
 def game_deck_groups(game: GameDefinition, deck: DeckSnapshot) -> list[CardGroup]:

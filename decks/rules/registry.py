@@ -18,7 +18,7 @@ from . import checks, rule_hints, rule_meters
 from . import tally as t
 from .rule_hints import Addition
 from .rule_meters import Meter
-from .ruleset import RulesInForce
+from .ruleset import DeckRules, RulesInForce
 from .tally import Tally
 from .types import Violation
 from .wording import gettext_noop
@@ -52,10 +52,14 @@ class Rule:
     # so a rule added without it is always run again (tests/decks/rules/test_rule_reads.py checks each).
     reads: frozenset[str] = t.ASPECTS
     # The facts of a card (CardFacts fields) that alone decide what the rule says against one more copy
-    # of it, besides whether its name is new to the deck: cards alike in these get the same reasons,
-    # worked out once per deck. None: the card as a whole, its name and printing too (never shared),
-    # the safe default. Not its name's copies, which only the name decides.
+    # of it, besides whether its name is new to the deck and its copies there (which the hints key by
+    # too): cards alike in these get the same reasons, worked out once per deck. None: the card as a
+    # whole, its name and printing too (never shared), the safe default.
     shared_by: tuple[str, ...] | None = None
+    # Whether rules make its check say nothing of any deck (no card pool, no banned card, no cap): the
+    # card browser's hints then leave the rule out. None: never (tests/decks/rules/test_rule_reads.py
+    # holds each to its check).
+    silent: Callable[[DeckRules], bool] | None = None
 
     def fields(self) -> dict[str, str]:
         """Every rules field the rule reads, with its name for players."""
@@ -92,6 +96,7 @@ RULES: tuple[Rule, ...] = (
         check=checks.check_max_factions,
         reads=frozenset({t.FACTIONS}),
         shared_by=("faction", "type"),
+        silent=lambda d: all(limit is None for limit in d.max_factions.values()),
         hint=rule_hints.hint_max_factions,
         meter=rule_meters.meter_max_factions,
         meter_rank=3,
@@ -104,6 +109,7 @@ RULES: tuple[Rule, ...] = (
         check=checks.check_unit_attribute,
         reads=frozenset({t.UNIT_NAMES}),
         shared_by=("type", "attributes"),
+        silent=lambda d: not d.unit_attribute_choice,
         hint=rule_hints.hint_unit_attribute,
         meter=rule_meters.meter_unit_attribute,
         meter_rank=4,
@@ -116,6 +122,8 @@ RULES: tuple[Rule, ...] = (
         more_fields=(("max_copies_exceptions", gettext_noop("copy limit exceptions")),),
         check=checks.check_max_copies,
         reads=frozenset({t.COPIES}),
+        # The copy limit a card has (copy_limit reads its text); its copies are in the key.
+        shared_by=("text",),
         hint=rule_hints.hint_max_copies,
         line_label=gettext_noop("Too many copies"),
     ),
@@ -126,6 +134,7 @@ RULES: tuple[Rule, ...] = (
         check=checks.check_legend_cap,
         reads=frozenset({t.LEGENDS}),
         shared_by=("legend",),
+        silent=lambda d: d.legend_cap is None,
         hint=rule_hints.hint_legend_cap,
         meter=rule_meters.meter_legend_cap,
         meter_rank=5,
@@ -137,6 +146,8 @@ RULES: tuple[Rule, ...] = (
         label=gettext_noop("copy limit for legendary cards"),
         check=checks.check_legend_copies,
         reads=frozenset({t.LEGENDS}),
+        shared_by=("legend",),
+        silent=lambda d: d.legend_max_copies is None,
         hint=rule_hints.hint_legend_copies,
         line_label=gettext_noop("Too many copies of a legendary card"),
     ),
@@ -147,6 +158,7 @@ RULES: tuple[Rule, ...] = (
         check=checks.check_level_cap,
         reads=frozenset({t.LEVELS}),
         shared_by=("level",),
+        silent=lambda d: d.level_cap is None,
         hint=rule_hints.hint_level_cap,
         meter=rule_meters.meter_level_cap,
         meter_rank=1,
@@ -158,6 +170,7 @@ RULES: tuple[Rule, ...] = (
         check=checks.check_cnt_cap,
         reads=frozenset({t.CNT_CARDS}),
         shared_by=("cnt",),
+        silent=lambda d: d.cnt_cap is None,
         hint=rule_hints.hint_cnt_cap,
         meter=rule_meters.meter_cnt_cap,
         meter_rank=2,
@@ -170,6 +183,7 @@ RULES: tuple[Rule, ...] = (
         check=checks.check_negative_level,
         reads=frozenset({t.NEGATIVE_LEVELS}),
         shared_by=("level",),
+        silent=lambda d: d.allow_negative_levels,
         hint=rule_hints.hint_negative_level,
         line_label=gettext_noop("Negative level not allowed"),
     ),
@@ -179,6 +193,7 @@ RULES: tuple[Rule, ...] = (
         label=gettext_noop("card pool"),
         check=checks.check_card_pool,
         reads=frozenset({t.NAMES, t.PRINTINGS}),
+        silent=lambda d: d.card_pool is None,
         hint=rule_hints.hint_card_pool,
         meter=rule_meters.meter_card_pool,
         meter_rank=8,
@@ -191,6 +206,7 @@ RULES: tuple[Rule, ...] = (
         check=checks.check_faction_quota,
         reads=frozenset({t.FACTIONS}),
         shared_by=("faction",),
+        silent=lambda d: d.faction_quota is None,
         hint=rule_hints.hint_faction_quota,
         meter=rule_meters.meter_faction_quota,
         meter_rank=7,
@@ -202,6 +218,7 @@ RULES: tuple[Rule, ...] = (
         label=gettext_noop("list of banned cards"),
         check=checks.check_banned_card,
         reads=frozenset({t.NAMES}),
+        silent=lambda d: not d.banned_cards,
         hint=rule_hints.hint_banned_card,
         line_label=gettext_noop("Banned for this ruler"),
     ),

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import attrgetter
 
 from .ruleset import RulesInForce
-from .types import ENERGY, RESOURCES, UNIT, CardFacts, DeckEntry, DeckSnapshot, Summary
+from .types import _EMPTY, ENERGY, RESOURCES, UNIT, CardFacts, DeckEntry, DeckSnapshot, Summary
 
 # What of the deck a rule's check reads (its `reads` in the registry), as what one more copy of a
 # card can change (Tally.moved_by). A check reading nothing the copy changes says after the copy
@@ -27,6 +28,7 @@ ASPECTS = frozenset(
     | {FACTIONS, RESOURCE_CARDS}
 )
 _RESOURCE_COPY = frozenset({RESOURCE_CARDS})
+_LEGEND = attrgetter("legend")
 
 
 def with_one_more(deck: DeckSnapshot, card: CardFacts, printing: str | None, section: str) -> DeckSnapshot:
@@ -39,7 +41,11 @@ def with_one_more(deck: DeckSnapshot, card: CardFacts, printing: str | None, sec
 
 @dataclass(slots=True)
 class Tally:
-    """The deck counted once, so each check is one pass over a few dozen names."""
+    """The deck counted once, so each check is one pass over a few dozen names.
+
+    Never changed once made (plus_one makes another): Tally.of gives the same one to every caller
+    counting the same deck under the same rules.
+    """
 
     deck: DeckSnapshot
     cards: dict[str, CardFacts]
@@ -55,7 +61,22 @@ class Tally:
 
     @classmethod
     def of(cls, deck: DeckSnapshot, rules: RulesInForce | None = None) -> Tally:
-        """Count the deck; given the rules, `printings` is filled only if they have a card pool (its only reader)."""
+        """Count the deck; given the rules, `printings` is filled only if they have a card pool (its only reader).
+
+        The last count is remembered with the deck and the rules it was made of (the very objects): an
+        editor's change counts its deck for the judgement, the meters and the card browser's hints.
+        """
+        global _last
+        last = _last
+        if last is not None and last[0] is deck and last[1] is rules:
+            return last[2]
+        tally = cls._counted(deck, rules)
+        # Held, so that no other deck or rules can take their ids while remembered.
+        _last = (deck, rules, tally)
+        return tally
+
+    @classmethod
+    def _counted(cls, deck: DeckSnapshot, rules: RulesInForce | None) -> Tally:
         cards: dict[str, CardFacts] = {}
         counts: dict[str, int] = {}
         printings: dict[str, set[str | None]] = {}
@@ -90,7 +111,13 @@ class Tally:
         test ~30 cards against one deck per change). Equal to Tally.of of that deck, field for field:
         only the counters the new copy moves are copied and changed; the rest are shared (never mutated).
         """
-        deck = with_one_more(self.deck, card, printing, section)
+        # with_one_more, written out (the browser's hints make one per card shown).
+        entry = DeckEntry(card, 1, printing)
+        old = self.deck
+        if section == RESOURCES:
+            deck = DeckSnapshot(old.main, (*old.resources, entry), old.attribute, _EMPTY)
+        else:
+            deck = DeckSnapshot((*old.main, entry), old.resources, old.attribute, _EMPTY)
         if section == RESOURCES:
             return Tally(
                 deck, self.cards, self.counts, self.printings, self.size, self.level, self.cnt,
@@ -151,7 +178,13 @@ class Tally:
             size=self.size,
             level=self.level,
             cnt=self.cnt,
-            legends=sum(1 for card in self.cards.values() if card.legend),
+            # The legendary names (a truthy `legend`), counted without a Python loop: asked once per card the
+            # browser's hints test.
+            legends=len(list(filter(None, map(_LEGEND, self.cards.values())))),
             factions=tuple(sorted(self.faction_counts)),
             resources=self.resources,
         )
+
+
+# The last deck counted: (deck, rules, its tally), see Tally.of.
+_last: tuple[DeckSnapshot, RulesInForce | None, Tally] | None = None

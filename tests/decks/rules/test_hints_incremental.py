@@ -209,3 +209,20 @@ def test_a_unit_and_an_event_of_one_faction_are_not_alike_to_a_limit_on_non_unit
     assert additions.blockers(event, None) == rejudged_blockers(deck, rules, event, None, None)
     assert "would be a 2nd faction among non-units" in additions.blockers(event, None)
     assert "would be a 2nd faction among non-units" not in additions.blockers(unit, None)
+
+
+def test_names_alike_but_for_their_text_and_copies_do_not_share_the_copy_limits_answer():
+    """Janken Junkie allows 6 copies of a Rock-Paper-Scissors card and 4 of any other: two units alike in
+    everything but their text (or their copies in the deck) get their own copy limit's answer, in any order."""
+    rules = rules_for("Janken Junkie")
+    plain = card("Plain Brawler", "unit", faction="Crimson", level=1)
+    janken = card("Janken Brawler", "unit", faction="Crimson", level=1, text="Play a round of Rock-Paper-Scissors.")
+    fewer = card("Other Brawler", "unit", faction="Crimson", level=1)
+    deck = deck_of((plain, 4), (janken, 4), (fewer, 2))
+
+    for order in ([plain, janken, fewer], [janken, fewer, plain], [fewer, plain, janken]):
+        additions = Additions.of(deck, rules)
+        for shown in order:
+            assert additions.blockers(shown, None) == rejudged_blockers(deck, rules, shown, None, None), shown.name
+    assert "5th copy; Janken Junkie allows 4" in Additions.of(deck, rules).blockers(plain, None)
+    assert not any("copy" in reason for reason in Additions.of(deck, rules).blockers(janken, None))

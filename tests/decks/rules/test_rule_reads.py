@@ -15,11 +15,14 @@ from hypothesis import given
 from decks.rules import tally as t
 from decks.rules.hints import natural_section
 from decks.rules.registry import RULES
+from decks.rules.ruleset import RulesInForce
 from decks.rules.tally import Tally
-from decks.rules.types import CardFacts
+from decks.rules.types import EVENT, UNIT, CardFacts, DeckSnapshot
 
+from .deckmaker import card as a_card
+from .deckmaker import deck_of
 from .test_hints_incremental import browser_pages
-from .test_properties import PROPERTY_SETTINGS
+from .test_properties import CASES, PROPERTY_SETTINGS, scenarios
 
 CARD_FACTS = {f.name for f in fields(CardFacts)}
 
@@ -68,3 +71,56 @@ def test_moved_by_names_every_count_a_copy_changes(case):
             t.RESOURCE_CARDS: after.resources != tally.resources,
         }
         assert {aspect for aspect, moves in changed.items() if moves} <= moved
+
+
+@PROPERTY_SETTINGS
+@given(scenarios())
+def test_a_rule_the_rules_make_silent_says_nothing_of_any_deck(case):
+    """Rules that make a rule silent (registry: silent) leave its check nothing to say, whatever the deck: the
+    card browser's hints leave it out."""
+    _case, rules, deck = case
+    tally = Tally.of(deck, rules)
+
+    for rule in RULES:
+        if rule.silent is not None and rule.silent(rules.deck):
+            assert rule.check(tally, rules) == [], rule.code
+
+
+@pytest.mark.parametrize("rule", [rule for rule in RULES if rule.silent is not None], ids=lambda rule: rule.code)
+def test_each_silent_rule_speaks_under_some_ruler(rule):
+    # A declaration true of every ruler would leave the rule out of every hint: some ruler must enforce it.
+    assert any(not rule.silent(case.rules.deck) for case in CASES), rule.code
+
+
+def everything_broken(rules: RulesInForce) -> DeckSnapshot:
+    """A deck that breaks every limit the rules set: many copies of high-level, negative-level, CNT and
+    legendary units and events of many factions, lacking any attribute, outside any card pool, and every
+    banned card."""
+    entries = []
+    for i in range(40):
+        entries.append(
+            (
+                a_card(
+                    f"Everything {i:02d}",
+                    UNIT if i % 2 else EVENT,
+                    faction=f"Faction {i % 10}",
+                    level=-2 if i % 7 == 0 else 9,
+                    cnt=True,
+                    legend=i % 3 == 0,
+                    collector_numbers=(f"ZZ-{i:03d}",),
+                ),
+                9,
+            )
+        )
+    entries += [(a_card(name, EVENT, collector_numbers=("ZZ-999",)), 1) for name in sorted(rules.deck.banned_cards)]
+    return deck_of(*entries)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.id)
+def test_a_rule_is_silent_exactly_when_the_rules_let_it_say_nothing_of_a_deck_breaking_everything(case):
+    rules = case.rules
+    tally = Tally.of(everything_broken(rules), rules)
+
+    for rule in RULES:
+        if rule.silent is not None:
+            assert rule.silent(rules.deck) == (rule.check(tally, rules) == []), rule.code
