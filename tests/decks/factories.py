@@ -48,6 +48,26 @@ def legal_apprentice_main() -> dict[str, int]:
     return main
 
 
+def every_field_draft():
+    """A Gate Ruler draft with every field set (geas, attribute, rules date, description) and lines in
+    every section, over the `deck_catalog` fixture: for reads that must give back all of a saved deck."""
+    import datetime
+
+    from decks.models import DeckDraft
+
+    return DeckDraft(
+        ruler="apprentice",
+        geas="oath-of-the-lone-banner",
+        attribute="Dragon",
+        rules_date=datetime.date(2024, 5, 1),
+        name="Squires",
+        description="Four of each.",
+        main=legal_apprentice_main(),
+        resources={"TS-300": 2},
+        considering={"TS-200": 1, "TS-150": 3},
+    )
+
+
 # Decks of the games besides Gate Ruler, over the `game_catalog` fixture (tests/decks/conftest.py).
 
 

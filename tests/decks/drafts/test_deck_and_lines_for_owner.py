@@ -11,11 +11,11 @@ from django.db import connection
 from django.http import Http404
 from django.test.utils import CaptureQueriesContext
 
-from decks.models import Deck, DeckDraft
+from decks.models import Deck
 from decks.saved_drafts import deck_and_lines_for_owner, deck_lines_of
 from decks.selectors import deck_get_for_owner
 from decks.services import deck_create_from_draft
-from tests.decks.factories import DeckFactory, game_deck, legal_apprentice_main, runners_draft
+from tests.decks.factories import DeckFactory, every_field_draft, game_deck, legal_apprentice_main, runners_draft
 
 pytestmark = pytest.mark.django_db
 
@@ -42,17 +42,7 @@ def assert_as_the_orm_gives(deck: Deck, user) -> None:
 
 
 def test_it_is_the_deck_and_lines_of_the_orm_in_one_query(deck_catalog, user):
-    draft = DeckDraft(
-        ruler="apprentice",
-        geas="oath-of-the-lone-banner",
-        attribute="Dragon",
-        rules_date=datetime.date(2024, 5, 1),
-        name="Squires",
-        description="Four of each.",
-        main=legal_apprentice_main(),
-        resources={"TS-300": 2},
-        considering={"TS-200": 1, "TS-150": 3},
-    )
+    draft = every_field_draft()
     deck = deck_create_from_draft(owner=user, draft=draft)
     Deck.objects.filter(pk=deck.pk).update(illegal_since=datetime.date(2024, 6, 2), legal=False, archived=True)
 

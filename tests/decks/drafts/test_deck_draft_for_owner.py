@@ -8,11 +8,10 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.http import Http404
 
-from decks.models import DeckDraft
 from decks.saved_drafts import deck_draft_for_owner, deck_draft_of
 from decks.selectors import deck_get_for_owner
 from decks.services import deck_create_from_draft
-from tests.decks.factories import DeckFactory, game_deck, legal_apprentice_main, runners_draft
+from tests.decks.factories import DeckFactory, every_field_draft, game_deck, runners_draft
 
 pytestmark = pytest.mark.django_db
 
@@ -22,17 +21,7 @@ def as_before(deck, user):
 
 
 def test_it_is_the_draft_deck_draft_of_makes_in_one_query(deck_catalog, user, django_assert_num_queries):
-    draft = DeckDraft(
-        ruler="apprentice",
-        geas="oath-of-the-lone-banner",
-        attribute="Dragon",
-        rules_date=datetime.date(2024, 5, 1),
-        name="Squires",
-        description="Four of each.",
-        main=legal_apprentice_main(),
-        resources={"TS-300": 2},
-        considering={"TS-200": 1, "TS-150": 3},
-    )
+    draft = every_field_draft()
     deck = deck_create_from_draft(owner=user, draft=draft)
 
     with django_assert_num_queries(1):
