@@ -299,6 +299,26 @@ def _section_counts(
 # ---------------------------------------------------------------- a draft -> the engine
 
 
+# Entries made already, by their card's identity, count and printing. Making a frozen dataclass is
+# slow in Python (~6 k instructions, three object.__setattr__ calls): 16 of them were a seventh of
+# the validate API's work over ping's, and a saved deck's 40-odd a part of every editor click.
+# Keyed by id(card): the entry holds its card, so no other object can take that id while it is
+# remembered. Bounded: emptied when full (a new catalog version makes new facts objects).
+_ENTRIES: dict[tuple[int, int, str | None], DeckEntry] = {}
+MAX_ENTRIES = 50_000
+
+
+def deck_entry(card: CardFacts, count: int, printing: str | None) -> DeckEntry:
+    """DeckEntry(card, count, printing), the same object for the same card object, count and printing."""
+    key = (id(card), count, printing)
+    entry = _ENTRIES.get(key)
+    if entry is None:
+        if len(_ENTRIES) >= MAX_ENTRIES:
+            _ENTRIES.clear()
+        entry = _ENTRIES[key] = DeckEntry(card, count, printing)
+    return entry
+
+
 def deck_snapshot_of(
     *,
     sections: Mapping[str, Mapping[str, int]],
@@ -313,15 +333,20 @@ def deck_snapshot_of(
     card pool accepts them if any printing is in it). None: every printing was chosen (a draft).
     """
 
+    remembered = _ENTRIES.get
+
     def entries(section: str) -> tuple[DeckEntry, ...]:
-        # A list, then a tuple: quicker than tuple() of a generator (this runs on every judgement).
-        return tuple(
-            [
-                DeckEntry(facts[number], count, number if chosen is None or number in chosen else None)
-                for number, count in sorted(sections.get(section, {}).items())
-                if number in facts
-            ]
-        )
+        # deck_entry written out, and a list made into a tuple (quicker than tuple() of a generator):
+        # this runs on every judgement.
+        made = []
+        for number, count in sorted(sections.get(section, {}).items()):
+            card = facts.get(number)
+            if card is None:
+                continue
+            printing = number if chosen is None or number in chosen else None
+            entry = remembered((id(card), count, printing))
+            made.append(entry if entry is not None else deck_entry(card, count, printing))
+        return tuple(made)
 
     return DeckSnapshot(main=entries(Section.MAIN), resources=entries(Section.RESOURCES), attribute=attribute or None)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 
 import pytest
@@ -133,3 +134,37 @@ def test_a_list_of_printings_already_remembered_is_judged_as_any_typed_list(deck
     assert second.facts == card_facts_by_number([*main, *resources])
     assert with_a_name.deck.main != second.deck.main
     assert with_a_name.report.summary.size == second.report.summary.size + 1
+
+
+def test_an_entry_made_once_is_the_same_object_for_the_same_card_count_and_printing(monkeypatch):
+    from decks.rules.practice import card_facts
+    from decks.rules.types import DeckEntry
+
+    monkeypatch.setattr(drafts, "_ENTRIES", {})
+    card = card_facts()[0]
+    twin = dataclasses.replace(card)  # equal facts, another object
+
+    first = drafts.deck_entry(card, 2, "GR-001")
+
+    assert first == DeckEntry(card, 2, "GR-001")
+    assert first.card is card
+    assert drafts.deck_entry(card, 2, "GR-001") is first
+    assert drafts.deck_entry(card, 3, "GR-001") == DeckEntry(card, 3, "GR-001")
+    assert drafts.deck_entry(card, 2, None) == DeckEntry(card, 2, None)
+    assert drafts.deck_entry(twin, 2, "GR-001") is not first
+    assert drafts.deck_entry(twin, 2, "GR-001").card is twin
+
+
+def test_the_remembered_entries_are_emptied_when_full_and_still_right(monkeypatch):
+    from decks.rules.practice import card_facts
+    from decks.rules.types import DeckEntry
+
+    monkeypatch.setattr(drafts, "_ENTRIES", {})
+    monkeypatch.setattr(drafts, "MAX_ENTRIES", 3)
+    facts = {f"GR-{i:03}": card for i, card in enumerate(card_facts()[:5])}
+    sections = {"main": {number: 1 + i for i, number in enumerate(facts)}}
+
+    for _ in range(2):
+        snapshot = deck_snapshot_of(sections=sections, attribute=None, facts=facts)
+        assert snapshot.main == tuple(DeckEntry(facts[n], c, n) for n, c in sorted(sections["main"].items()))
+        assert len(drafts._ENTRIES) <= 3
