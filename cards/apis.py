@@ -15,8 +15,6 @@ from typing import Any
 
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
-from django.utils import timezone
-from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
@@ -26,6 +24,8 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
+
+from gatesite.clock import site_today
 
 from .catalog import catalog_answer_remembered, catalog_remembered, catalog_token
 from .filters import CardFilter
@@ -47,7 +47,9 @@ def _catalog_answer(request: Request, *, on: date, body: Callable[[], Any]) -> H
     query and no serialization until the catalog changes.
     """
     etag = _catalog_etag(request, on)
-    if etag in parse_etags(request.headers.get("If-None-Match", "")):
+    # From META, not request.headers: that builds a mapping of every header first (~a tenth of the
+    # difference between a remembered answer and ping's).
+    if etag in parse_etags(request.META.get("HTTP_IF_NONE_MATCH", "")):
         response = HttpResponse(status=304)
     elif request.accepted_renderer.format == "json":
         key = ("api", request.build_absolute_uri(), on)
@@ -57,15 +59,17 @@ def _catalog_answer(request: Request, *, on: date, body: Callable[[], Any]) -> H
         response = Response(body())
     response["ETag"] = etag
     # Public (nothing in it depends on who asks), but asked again each time: revalidated with the ETag.
-    patch_cache_control(response, public=True, no_cache=True)
-    patch_vary_headers(response, ["Accept"])
+    # Written as patch_cache_control(public=True, no_cache=True) and patch_vary_headers(["Accept"])
+    # write them on a response that has neither header yet, without parsing what is not there.
+    response["Cache-Control"] = "public, no-cache"
+    response["Vary"] = "Accept"
     return response
 
 
 def _as_of(request: Request) -> date:
     raw = request.query_params.get("as_of")
     if not raw:
-        return timezone.localdate()
+        return site_today()
     try:
         return date.fromisoformat(raw)
     except ValueError as exc:

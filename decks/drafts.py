@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from datetime import date
 from types import MappingProxyType
 
-from django.utils import timezone
 from django.utils.translation import gettext
 
 from cards.catalog import catalog_memory
@@ -36,6 +35,7 @@ from decks.rules.engine import validate_deck
 from decks.rules.games import GameDefinition
 from decks.rules.judge import judge
 from decks.rules.types import CardFacts, DeckEntry, DeckSnapshot, Report
+from gatesite.clock import site_today
 from gatesite.errors import ApplicationError
 
 from .models import MAX_LINE_COUNT, MAX_LINES, DeckDraft, Section
@@ -81,7 +81,7 @@ class DraftJudgement:
         """The date the deck was judged on."""
         if self.choice is not None:
             return self.choice.on
-        return self.judged or timezone.localdate()
+        return self.judged or site_today()
 
     @property
     def ruler(self) -> Ruler | None:
@@ -358,7 +358,7 @@ def deck_draft_judge(*, draft: DeckDraft, today: date | None = None, also: Itera
     printings, for the editor's hints); they join `facts`, not the deck.
     """
     game = _game_of(draft.game)
-    on = draft.rules_date or today or timezone.localdate()
+    on = draft.rules_date or today or site_today()
     if game.identity != "ruler":
         return _game_draft_judge(game, draft, on, also)
     choice = rules_choice_get(ruler_slug=draft.ruler, geas_slug=draft.geas, on=on)

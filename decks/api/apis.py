@@ -7,13 +7,10 @@ one selector or service, and answers with a body built through its model (decks.
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass, replace
-from datetime import date, datetime, timedelta, tzinfo
+from dataclasses import replace
 from typing import Any
 
 from django.db.models import QuerySet
-from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, serializers
@@ -53,6 +50,7 @@ from decks.models import Deck, DeckDraft, Visibility
 from decks.saved_drafts import deck_draft_of
 from decks.selectors import deck_api_queryset, deck_is_owned_by, deck_list_owned, deck_list_public
 from decks.services import StaleDeck, deck_delete, deck_save
+from gatesite.clock import site_today
 from gatesite.errors import ApplicationError
 from gatesite.parsers import JSONParser
 
@@ -70,7 +68,7 @@ class DeckValidateApi(APIView):
         judgement = deck_judge(
             ruler=body.ruler,
             geas=body.geas,
-            on=body.as_of or _today(),
+            on=body.as_of or site_today(),
             attribute=body.attribute,
             main=body.main,
             resources=body.resources,
@@ -78,45 +76,9 @@ class DeckValidateApi(APIView):
         return Response(validation_output(judgement=judgement))
 
 
-def _today() -> date:
-    """The date a body without `as_of` is judged on: today in the site's time zone (TIME_ZONE).
-
-    Not timezone.localdate(), which asks for the time zone activated for the request: the API has
-    no player whose time zone could be activated, and asking (asgiref's context-local storage)
-    cost the validate API a tenth of what it takes over ping's answer. The day is remembered with
-    the instants it starts and ends (in that time zone, whatever its clock changes): working it out
-    again for every request cost a fortieth of validate's work over ping's.
-    """
-    global _day
-    now = time.time()
-    tz = timezone.get_default_timezone()
-    day = _day
-    if day is not None and day.tz is tz and day.starts <= now < day.ends:
-        return day.date
-    today = datetime.fromtimestamp(now, tz).date()
-    starts = datetime.combine(today, datetime.min.time(), tzinfo=tz).timestamp()
-    ends = datetime.combine(today + timedelta(days=1), datetime.min.time(), tzinfo=tz).timestamp()
-    _day = _Day(today, tz, starts, ends)
-    return today
-
-
-@dataclass(frozen=True)
-class _Day:
-    """A day in a time zone, from the instant it starts (included) to the one it ends (excluded), in seconds."""
-
-    date: date
-    tz: tzinfo
-    starts: float
-    ends: float
-
-
-# The last day _today() worked out (a request reads it whole: one assignment replaces it).
-_day: _Day | None = None
-
-
 def _game_judge(body: Any) -> DraftJudgement:
     sections = {key: list_lines(getattr(body, key)) for key in type(body).model_fields if key not in ("game", "as_of")}
-    return game_deck_judge(game=body.game, on=body.as_of or _today(), sections=sections)
+    return game_deck_judge(game=body.game, on=body.as_of or site_today(), sections=sections)
 
 
 # ---------------------------------------------------------------- /api/v1/decks/: saved decks

@@ -9,7 +9,6 @@ from datetime import date
 from typing import Any
 
 from django.db.models import F, Q
-from django.utils import timezone
 from django.utils.translation import gettext
 
 from cards.game_catalog import game_catalog_get
@@ -34,6 +33,7 @@ from decks.rules.games import GameDefinition
 from decks.rules.ruleset import RulesInForce
 from decks.sharing.game_view import GameDeckView, game_deck_view
 from decks.wording import word
+from gatesite.clock import site_today
 from gatesite.errors import ApplicationError
 
 
@@ -258,9 +258,7 @@ def _ruler_text_import(*, parsed: ParsedDeck, draft: DeckDraft, text: str, today
     if any(e.field in _BLOCKING_FIELDS for e in errors):
         return TextImport(parsed, None, None, tuple(errors), tuple(kept), text)
     try:
-        choice = rules_choice_get(
-            ruler_slug=ruler_slug, geas_slug=geas_slug, on=rules_date or today or timezone.localdate()
-        )
+        choice = rules_choice_get(ruler_slug=ruler_slug, geas_slug=geas_slug, on=rules_date or today or site_today())
     except ApplicationError as exc:
         where = "geas" if geas_slug and "geas" in parsed.heading_lines else "ruler"
         number = parsed.heading_lines.get(where, 0)

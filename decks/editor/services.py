@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -23,6 +22,7 @@ from decks.models import MAX_LINE_COUNT, MAX_LINES, SECTIONS, Deck, DeckDraft
 from decks.saved_drafts import DeckLines, deck_draft_of, deck_lines_of
 from decks.services import deck_update
 from decks.wording import game_name
+from gatesite.clock import site_today
 from gatesite.errors import ApplicationError
 
 from .state import DeckEditorState, deck_editor_state
@@ -80,7 +80,7 @@ def deck_draft_change(*, draft: DeckDraft, change: DraftChange) -> DeckDraft:
     else:
         raise ApplicationError(f"Unknown change '{action}'.", field="action")
     # Refuse a choice the rules cannot judge by (unknown ruler, geas not in force on the date, …).
-    rules_choice_get(ruler_slug=changed.ruler, geas_slug=changed.geas, on=changed.rules_date or timezone.localdate())
+    rules_choice_get(ruler_slug=changed.ruler, geas_slug=changed.geas, on=changed.rules_date or site_today())
     return changed
 
 

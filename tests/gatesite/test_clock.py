@@ -1,4 +1,4 @@
-"""The validate API's today (decks.api.apis._today): the site's date at every instant, remembered per day."""
+"""gatesite.clock.site_today: the site's date at every instant, remembered per day."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 import time_machine
 from django.test import override_settings
 
-from decks.api import apis
+from gatesite import clock
 
 UTC = datetime.UTC
 
@@ -29,20 +29,20 @@ def _instants() -> list[datetime.datetime]:
 
 @pytest.mark.parametrize("zone", ["UTC", "America/Sao_Paulo", "Pacific/Kiritimati", "Asia/Tokyo"])
 def test_it_is_the_site_date_at_every_instant_forwards_and_backwards(monkeypatch, zone):
-    monkeypatch.setattr(apis, "_day", None)
+    monkeypatch.setattr(clock, "_day", None)
     tz = zoneinfo.ZoneInfo(zone)
     instants = _instants()
     with override_settings(TIME_ZONE=zone):
         for moment in [*instants, *reversed(instants)]:
             with time_machine.travel(moment, tick=False):
-                assert apis._today() == moment.astimezone(tz).date(), moment
+                assert clock.site_today() == moment.astimezone(tz).date(), moment
 
 
 def test_a_new_time_zone_setting_is_read_at_once(monkeypatch):
-    monkeypatch.setattr(apis, "_day", None)
+    monkeypatch.setattr(clock, "_day", None)
     moment = datetime.datetime(2026, 11, 24, 20, 0, tzinfo=UTC)  # already the 25th in Tokyo
     with time_machine.travel(moment, tick=False):
         with override_settings(TIME_ZONE="UTC"):
-            assert apis._today() == datetime.date(2026, 11, 24)
+            assert clock.site_today() == datetime.date(2026, 11, 24)
         with override_settings(TIME_ZONE="Asia/Tokyo"):
-            assert apis._today() == datetime.date(2026, 11, 25)
+            assert clock.site_today() == datetime.date(2026, 11, 25)
