@@ -11,10 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.sessions.backends import db
-from django.db import connection
 from django.utils import timezone
 
-from gatesite.rows import model_columns, model_from_row
+from gatesite.rows import default_db, model_columns, model_from_row
 
 
 class SessionRead:
@@ -29,19 +28,20 @@ class SessionRead:
         model = self.model
         meta = model._meta
         expiry = meta.get_field("expire_date")
-        q = connection.ops.quote_name
+        db = default_db()
+        q = db.ops.quote_name
         sql = (
-            f"SELECT {model_columns(model, 's')} FROM {q(meta.db_table)} s "
+            f"SELECT {model_columns(model, 's', db)} FROM {q(meta.db_table)} s "
             f"WHERE s.{q(meta.pk.column)} = %s AND s.{q(expiry.column)} > %s"
         )
-        with connection.cursor() as cursor:
-            cursor.execute(sql, [self.session_key, expiry.get_db_prep_value(timezone.now(), connection)])
+        with db.cursor() as cursor:
+            cursor.execute(sql, [self.session_key, expiry.get_db_prep_value(timezone.now(), db)])
             row = cursor.fetchone()
         if row is None:
             # As Django's: a session gone or expired is forgotten (a new key is made if it is saved).
             self._session_key = None
             return None
-        return model_from_row(model, row)
+        return model_from_row(model, row, db)
 
 
 class SessionStore(SessionRead, db.SessionStore):
