@@ -283,21 +283,29 @@ def deck_card_hints(*, state: JudgedDeck, numbers: Sequence[str]) -> list[CardHi
     """Fresh add-ability hints for printings the browser shows (after a change to the deck).
 
     Cheaper than searching again: the printings' facts in one flat query (none when the state
-    was made with them, deck_editor_state(also=...)), then each card tested against the deck counted once. Unknown
-    numbers are skipped; at most MAX_ALSO are tested.
+    was made with them, deck_editor_state(also=...)), then each card tested against the deck counted once, unless
+    its blockers against this deck are remembered (_remembered_blockers). Unknown numbers are skipped; at most
+    MAX_ALSO are tested.
     """
     numbers = list(dict.fromkeys(numbers))[:MAX_ALSO]
     known = state.judgement.facts
     facts = {**card_facts_by_number(n for n in numbers if n not in known), **known}
     over = _over_limit(state)
-    additions = _additions(state)
+    # The blockers worked out before for this deck under these rules, by the searches' results or an earlier
+    # change (a change undone gives the deck back): shared with _rows, under the same keys.
+    remembered = _remembered_blockers(state)
+    additions: Additions | None = None  # counted when a card's blockers are not remembered
     copies = state.copies
     hints = []
     for number in numbers:
         card = facts.get(number)
         if card is not None:
+            blocking = remembered.get((card, number))
+            if blocking is None:
+                additions = additions or _additions(state)
+                blocking = remembered[card, number] = tuple(additions.blockers(card, number))
             name = card.name
-            hints.append(CardHint(number, copies.get(name, 0), additions.blockers(card, number), name in over))
+            hints.append(CardHint(number, copies.get(name, 0), list(blocking), name in over))
     return hints
 
 

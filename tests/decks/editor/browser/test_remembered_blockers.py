@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from decks.editor import browser
-from decks.editor.browser import deck_card_browser
+from decks.editor.browser import deck_card_browser, deck_card_hints
 from decks.editor.state import deck_editor_state
 from decks.models import DeckDraft
 from decks.rules.hints import Additions
@@ -103,3 +103,64 @@ def test_a_second_search_on_the_same_deck_judges_nothing_again(deck_catalog, mon
     assert after_first == len(first.rows) > 0
     assert len(judged) == after_first
     assert hints(again) == hints(first)
+
+
+# ---------------------------------------------------------------- a change's hints (deck_card_hints) share the memory
+
+
+def change_hints(state, numbers):
+    return [(h.number, h.in_deck, h.blockers, h.over_limit) for h in deck_card_hints(state=state, numbers=numbers)]
+
+
+NUMBERS = ["TS-001", "TS-002", "TS-100", "TS-150", "TS-200", "NOPE-1"]
+
+
+def test_a_changes_remembered_hints_are_the_ones_judged_afresh(deck_catalog):
+    for main in DECKS:
+        state = deck_editor_state(draft=DeckDraft(ruler="apprentice", main=main))
+        browser._blockers.clear()
+        fresh = change_hints(state, NUMBERS)
+        again = change_hints(deck_editor_state(draft=DeckDraft(ruler="apprentice", main=main)), NUMBERS)
+
+        assert again == fresh, main
+        additions = Additions.of(state.judgement.deck, state.rules, state.report)
+        facts = state.judgement.facts
+        expected = [additions.blockers(facts[n], n) for n, *_ in fresh] if all(n in facts for n, *_ in fresh) else None
+        if expected is not None:
+            assert [blockers for _n, _in_deck, blockers, _over in fresh] == expected, main
+
+
+def test_a_deck_given_back_by_an_undo_is_not_judged_again_and_a_search_reuses_the_change(deck_catalog, monkeypatch):
+    judged = []
+    original = Additions.blockers
+    monkeypatch.setattr(Additions, "blockers", lambda self, *args: judged.append(args) or original(self, *args))
+    browser._blockers.clear()
+
+    def state(main):
+        return deck_editor_state(draft=DeckDraft(ruler="apprentice", main=main))
+
+    before = change_hints(state({"TS-001": 3}), NUMBERS)
+    first = len(judged)
+    added = change_hints(state({"TS-001": 4}), NUMBERS)
+    undone = change_hints(state({"TS-001": 3}), NUMBERS)
+
+    assert first > 0
+    assert len(judged) == 2 * first  # the deck with the copy judged; the deck given back by the undo remembered
+    assert undone == before
+    assert added != before  # the 4th copy blocks a 5th
+    judged.clear()
+    page = deck_card_browser(state=state({"TS-001": 3}), query="squire")
+    shown = {n: b for n, _i, b, _o in before}
+    assert any(row.number in shown for row in page.rows)
+    assert [row.blockers for row in page.rows if row.number in shown] == [
+        shown[row.number] for row in page.rows if row.number in shown
+    ]
+    # The results the change had hinted are not judged again by the search.
+    assert not [args for args in judged if args[1] in shown]
+
+
+def test_a_changes_hints_are_lists_of_their_own(deck_catalog):
+    state = deck_editor_state(draft=DeckDraft(ruler="apprentice", main={"TS-001": 4}))
+    deck_card_hints(state=state, numbers=["TS-001"])[0].blockers.append("changed by a caller")
+
+    assert "changed by a caller" not in deck_card_hints(state=state, numbers=["TS-001"])[0].blockers
