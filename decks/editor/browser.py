@@ -276,12 +276,22 @@ _hints: dict[Hashable, tuple[RulesInForce, dict[str, tuple[str, ...]]]] = {}
 def _remembered_hints(state: JudgedDeck) -> dict[str, tuple[str, ...]]:
     """A change's hints worked out before for this deck under these rules, by collector number (a dict to add to).
 
-    As _remembered_blockers, and the catalog's version: a change's facts are the catalog memory's, the same for
-    a number while the catalog is unchanged, so the number stands for its card's facts (hashing 30 cards' facts
-    cost a change that gives a deck never seen before more than the memory saved it).
+    Keyed by what the judged deck is made from: the catalog's version (a change's facts are the catalog
+    memory's, the same for a number while the catalog is unchanged), the rules in force (by identity, held in
+    the value as in _remembered_blockers) and the draft's sections and attribute, copies per collector number.
+    Plain values: hashing the judged deck's entries and each card's facts cost a change that gives a deck
+    never seen before more than the memory saved the others.
     """
-    deck, rules = state.judgement.deck, state.rules
-    key = (catalog_token(), id(rules), deck.main, deck.resources, deck.attribute, tuple(deck.sections.items()))
+    draft, rules = state.draft, state.rules
+    key = (
+        catalog_token(),
+        id(rules),
+        draft.game,
+        tuple(draft.main.items()),
+        tuple(draft.resources.items()),
+        draft.attribute,
+        tuple((section, tuple(counts.items())) for section, counts in draft.others.items()),
+    )
     held = _hints.get(key)
     if held is None or held[0] is not rules or len(held[1]) >= MAX_CARDS:
         if len(_hints) >= MAX_DECKS:
