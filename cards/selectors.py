@@ -10,7 +10,8 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import F, Prefetch, Q, QuerySet, TextField
 from django.db.models.expressions import RawSQL
 
@@ -80,15 +81,15 @@ def card_facts(card: Card) -> CardFacts:
 _SEPARATOR = "\x1f"  # ASCII unit separator: chr(31) on PostgreSQL, char(31) on SQLite
 
 
-def _card_facts_sql(card_id: str) -> tuple[str, str]:
-    """SQL of the joined attribute names and collector numbers of the card whose id is the SQL `card_id`."""
-    q = connection.ops.quote_name
+def _card_facts_sql(card_id: str, db: BaseDatabaseWrapper = connection) -> tuple[str, str]:
+    """SQL of the joined attribute names and collector numbers of the card whose id is the SQL `card_id` (on `db`)."""
+    q = db.ops.quote_name
     printing, attribute, through = (
         q(Printing._meta.db_table),
         q(Attribute._meta.db_table),
         q(Card.attributes.through._meta.db_table),
     )
-    joined = "STRING_AGG({}, chr(31))" if connection.vendor == "postgresql" else "GROUP_CONCAT({}, char(31))"
+    joined = "STRING_AGG({}, chr(31))" if db.vendor == "postgresql" else "GROUP_CONCAT({}, char(31))"
     return (
         f"(SELECT {joined.format('fa.name')} FROM {through} fca JOIN {attribute} fa ON fa.id = fca.attribute_id "
         f"WHERE fca.card_id = {card_id})",
@@ -111,10 +112,13 @@ def card_facts_rows(numbers: Collection[str]) -> list[tuple[Any, ...]]:
     """
     if not numbers:
         return []
-    q = connection.ops.quote_name
+    # The connection itself, not django.db.connection: the proxy looks it up in asgiref's Local for every
+    # attribute read (gatesite.rows.default_db), and an editor's change reads the facts of the cards it adds.
+    db = connections[DEFAULT_DB_ALIAS]
+    q = db.ops.quote_name
     printing, card, faction = (q(m._meta.db_table) for m in (Printing, Card, Faction))
-    attributes, printed = _card_facts_sql("c.id")
-    if connection.vendor == "postgresql":
+    attributes, printed = _card_facts_sql("c.id", db)
+    if db.vendor == "postgresql":
         where, params = "p.collector_number = ANY(%s)", [list(numbers)]
     else:
         where, params = f"p.collector_number IN ({', '.join(['%s'] * len(numbers))})", list(numbers)
@@ -124,7 +128,7 @@ def card_facts_rows(numbers: Collection[str]) -> list[tuple[Any, ...]]:
         f"WHERE {where} AND c.game = %s"
     )
     params.append(default_game_slug())
-    with connection.cursor() as cursor:
+    with db.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
 

@@ -18,7 +18,7 @@ from django.http import Http404
 
 from cards.models import Geas, Printing, Ruler
 from gatesite.errors import ApplicationError
-from gatesite.rows import model_columns, model_from_row
+from gatesite.rows import default_db, model_columns, model_from_row
 
 from .models import SECTIONS, Deck, DeckCard, DeckDraft
 from .selectors import deck_owner_check, deck_rules_attach
@@ -129,8 +129,9 @@ def deck_and_lines_for_owner(*, public_id: str, user: Any, write: bool = False) 
     (deck_owner_check). Every click reads both: two ORM queries, and a model instance made by
     the ORM, cost more CPU than the rest of the click's reads, hence the SQL (as deck_draft_for_owner).
     """
-    columns = model_columns(Deck, "d")
-    q = connection.ops.quote_name
+    db = default_db()
+    columns = model_columns(Deck, "d", db)
+    q = db.ops.quote_name
     deck_table, line, printing = (q(model._meta.db_table) for model in (Deck, DeckCard, Printing))
     width = len(Deck._meta.concrete_fields)
     # The deck's row, then its lines' (each with only its own columns: a joined deck's columns would
@@ -143,12 +144,12 @@ def deck_and_lines_for_owner(*, public_id: str, user: Any, write: bool = False) 
         f"JOIN {printing} p ON p.{q('id')} = l.{q('printing_id')} WHERE d.{q('public_id')} = %s "
         f"ORDER BY 1, {width + 4}, {width + 3}"
     )
-    with connection.cursor() as cursor:
+    with db.cursor() as cursor:
         cursor.execute(sql, [public_id, public_id])
         rows = cursor.fetchall()
     if not rows:  # no deck (and so no lines)
         raise Http404("No such deck.")
-    deck = model_from_row(Deck, rows[0][1 : width + 1])
+    deck = model_from_row(Deck, rows[0][1 : width + 1], db)
     deck_owner_check(deck=deck, user=user, write=write)
     deck_rules_attach(deck=deck)
     lines = {(number, section): (pk, count) for *_deck, pk, number, section, count in rows[1:]}

@@ -6,12 +6,13 @@ from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from cards.selectors import attribute_exists
 from gatesite.errors import ApplicationError
+from gatesite.rows import default_db
 
 from .drafts import DraftJudgement, deck_draft_judge, printing_ids_by_number
 from .models import SECTIONS, Deck, DeckCard, DeckDraft, DeckVersion, Visibility
@@ -133,15 +134,16 @@ def _deck_version_bump(*, deck: Deck, base_version: int, changed: dict[str, Any]
     statement cost more CPU than the database's running it, on every click (the other writes below
     are written so for the same reason; each converts its values as the ORM would, get_db_prep_save).
     """
-    q = connection.ops.quote_name
+    db = default_db()
+    q = db.ops.quote_name
     assignments, params = [f"{q('version')} = {q('version')} + 1"], []
     for name, value in changed.items():
         field = Deck._meta.get_field(name)
         assignments.append(f"{q(field.column)} = %s")
         value = value.pk if field.is_relation and value is not None else value
-        params.append(field.get_db_prep_save(value, connection))
+        params.append(field.get_db_prep_save(value, db))
     sql = f"UPDATE {q(Deck._meta.db_table)} SET {', '.join(assignments)} WHERE {q('id')} = %s AND {q('version')} = %s"
-    with connection.cursor() as cursor:
+    with db.cursor() as cursor:
         cursor.execute(sql, [*params, deck.pk, base_version])
         return int(cursor.rowcount)
 
@@ -164,14 +166,15 @@ def _deck_version_record(*, deck: Deck, draft: DeckDraft, autosave: bool = False
         geas=deck.geas.slug if deck.geas else None,
     ).to_snapshot()
     now = timezone.now()
-    q = connection.ops.quote_name
+    db = default_db()
+    q = db.ops.quote_name
     table = q(DeckVersion._meta.db_table)
     field = DeckVersion._meta.get_field
-    json = field("snapshot").get_db_prep_save(snapshot, connection)
-    at = field("updated_at").get_db_prep_save(now, connection)
-    with connection.cursor() as cursor:
+    json = field("snapshot").get_db_prep_save(snapshot, db)
+    at = field("updated_at").get_db_prep_save(now, db)
+    with db.cursor() as cursor:
         if autosave:
-            since = field("updated_at").get_db_prep_save(now - AUTOSAVE_GROUP, connection)
+            since = field("updated_at").get_db_prep_save(now - AUTOSAVE_GROUP, db)
             cursor.execute(
                 f"UPDATE {table} SET {q('version')} = %s, {q('snapshot')} = %s, {q('updated_at')} = %s "
                 f"WHERE {q('deck_id')} = %s AND {q('version')} = %s AND {q('autosave')} = %s AND {q('name')} = %s "
@@ -220,9 +223,10 @@ def _deck_cards_sync(*, deck: Deck, draft: DeckDraft, existing: DeckLines | None
             gettext("No card with collector number %(numbers)s.") % {"numbers": ", ".join(missing)}, field="number"
         )
     # In SQL, as _deck_version_bump (the usual click writes one line: one of these statements, once).
-    q = connection.ops.quote_name
+    db = default_db()
+    q = db.ops.quote_name
     table = q(DeckCard._meta.db_table)
-    with connection.cursor() as cursor:
+    with db.cursor() as cursor:
         if stale:
             cursor.execute(f"DELETE FROM {table} WHERE {q('id')} IN ({', '.join(['%s'] * len(stale))})", stale)
         if changed:

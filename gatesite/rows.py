@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Model
 
 M = TypeVar("M", bound=Model)
@@ -21,39 +22,52 @@ _conversions: dict[tuple[type[Model], str], tuple[list[tuple[int, Any]], list[st
 _columns: dict[tuple[type[Model], str, str], str] = {}
 
 
-def _conversions_of(model: type[Model]) -> tuple[list[tuple[int, Any]], list[str]]:
-    key = (model, connection.vendor)
+def default_db() -> BaseDatabaseWrapper:
+    """The default database's connection itself.
+
+    `django.db.connection` is a proxy that looks the connection up again for each attribute read,
+    in a thread- and task-local store (asgiref's Local: about 20 000 instructions a read, a few
+    dozen reads in an editor's click). Code that reads several of its attributes, or passes it to
+    the ORM's fields (each of which reads its `ops`), takes it once from here.
+    """
+    return connections[DEFAULT_DB_ALIAS]
+
+
+def _conversions_of(model: type[Model], db: BaseDatabaseWrapper) -> tuple[list[tuple[int, Any]], list[str]]:
+    key = (model, db.vendor)
     found = _conversions.get(key)
     if found is None:
         converted = []
         for i, field in enumerate(model._meta.concrete_fields):
             column = field.get_col(model._meta.db_table)
-            if connection.ops.get_db_converters(column) + column.get_db_converters(connection):
+            if db.ops.get_db_converters(column) + column.get_db_converters(db):
                 converted.append((i, column))
         found = _conversions[key] = (converted, [field.attname for field in model._meta.concrete_fields])
     return found
 
 
-def model_columns(model: type[Model], alias: str) -> str:
-    """The model's concrete columns, in its fields' order, as `alias`.column, for a SELECT."""
-    key = (model, connection.vendor, alias)
+def model_columns(model: type[Model], alias: str, db: BaseDatabaseWrapper | None = None) -> str:
+    """The model's concrete columns, in its fields' order, as `alias`.column, for a SELECT (on `db`: the default)."""
+    db = db or default_db()
+    key = (model, db.vendor, alias)
     found = _columns.get(key)
     if found is None:
-        q = connection.ops.quote_name
+        q = db.ops.quote_name
         found = _columns[key] = ", ".join(f"{alias}.{q(field.column)}" for field in model._meta.concrete_fields)
     return found
 
 
-def model_from_row(model: type[M], values: list[Any] | tuple[Any, ...]) -> M:
+def model_from_row(model: type[M], values: list[Any] | tuple[Any, ...], db: BaseDatabaseWrapper | None = None) -> M:
     """The instance of a row read by selecting model_columns(model, ...), as the ORM makes it.
 
     The ORM's conversions of what the driver gives (SQLite's dates and times as text, its booleans
-    as 0/1, a field's from_db_value) come from this connection (a converter may read its settings,
-    e.g. its time zone).
+    as 0/1, a field's from_db_value) come from the connection the row was read on (`db`: the default;
+    a converter may read its settings, e.g. its time zone).
     """
-    converted, attnames = _conversions_of(model)
+    db = db or default_db()
+    converted, attnames = _conversions_of(model, db)
     values = list(values)
     for i, column in converted:
-        for convert in connection.ops.get_db_converters(column) + column.get_db_converters(connection):
-            values[i] = convert(values[i], column, connection)
-    return model.from_db(connection.alias, attnames, values)
+        for convert in db.ops.get_db_converters(column) + column.get_db_converters(db):
+            values[i] = convert(values[i], column, db)
+    return model.from_db(db.alias, attnames, values)

@@ -267,10 +267,9 @@ CACHES["default"].setdefault("KEY_PREFIX", "gatesite")
 # each gunicorn worker would keep a copy of its own, so a logout or a draft changed in one worker
 # would go unseen by the next: the database alone then (Django's default).
 _PER_PROCESS_CACHES = ("django.core.cache.backends.locmem.LocMemCache", "django.core.cache.backends.dummy.DummyCache")
+# Django's stores, each reading its session row in one plain SQL statement (gatesite/sessions/).
 SESSION_ENGINE = (
-    "django.contrib.sessions.backends.db"
-    if CACHES["default"]["BACKEND"] in _PER_PROCESS_CACHES
-    else "django.contrib.sessions.backends.cached_db"
+    "gatesite.sessions.db" if CACHES["default"]["BACKEND"] in _PER_PROCESS_CACHES else "gatesite.sessions.cached_db"
 )
 # GET /api/v1/decks/ (public decks): how long the total of a listing stays cached, in seconds
 # (counting tens of thousands of public decks costs more than the page itself); 0 counts every time.

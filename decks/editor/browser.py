@@ -9,6 +9,7 @@ from typing import Any
 
 from django.utils.translation import get_language, gettext
 
+from cards.catalog import catalog_token
 from cards.models import Card
 from cards.names import attribute_names_ordered
 from cards.selectors import card_facts
@@ -269,6 +270,36 @@ def _remembered_blockers(state: JudgedDeck) -> _Blockers:
     return held[1]
 
 
+_hints: dict[Hashable, tuple[RulesInForce, dict[str, tuple[str, ...]]]] = {}
+
+
+def _remembered_hints(state: JudgedDeck) -> dict[str, tuple[str, ...]]:
+    """A change's hints worked out before for this deck under these rules, by collector number (a dict to add to).
+
+    Keyed by what the judged deck is made from: the catalog's version (a change's facts are the catalog
+    memory's, the same for a number while the catalog is unchanged), the rules in force (by identity, held in
+    the value as in _remembered_blockers) and the draft's sections and attribute, copies per collector number.
+    Plain values: hashing the judged deck's entries and each card's facts cost a change that gives a deck
+    never seen before more than the memory saved the others.
+    """
+    draft, rules = state.draft, state.rules
+    key = (
+        catalog_token(),
+        id(rules),
+        draft.game,
+        tuple(draft.main.items()),
+        tuple(draft.resources.items()),
+        draft.attribute,
+        tuple((section, tuple(counts.items())) for section, counts in draft.others.items()),
+    )
+    held = _hints.get(key)
+    if held is None or held[0] is not rules or len(held[1]) >= MAX_CARDS:
+        if len(_hints) >= MAX_DECKS:
+            _hints.clear()
+        held = _hints[key] = (rules, {})
+    return held[1]
+
+
 def _over_limit(state: JudgedDeck) -> set[str]:
     """The card names the deck holds too many copies of, from the deck's own report."""
     return {name for v in state.report.violations if v.rule == "max_copies" for name in v.cards}
@@ -283,21 +314,29 @@ def deck_card_hints(*, state: JudgedDeck, numbers: Sequence[str]) -> list[CardHi
     """Fresh add-ability hints for printings the browser shows (after a change to the deck).
 
     Cheaper than searching again: the printings' facts in one flat query (none when the state
-    was made with them, deck_editor_state(also=...)), then each card tested against the deck counted once. Unknown
-    numbers are skipped; at most MAX_ALSO are tested.
+    was made with them, deck_editor_state(also=...)), then each card tested against the deck counted once, unless
+    its blockers against this deck are remembered (_remembered_blockers). Unknown numbers are skipped; at most
+    MAX_ALSO are tested.
     """
     numbers = list(dict.fromkeys(numbers))[:MAX_ALSO]
     known = state.judgement.facts
     facts = {**card_facts_by_number(n for n in numbers if n not in known), **known}
     over = _over_limit(state)
-    additions = _additions(state)
+    # The blockers worked out before for this deck under these rules by an earlier change (a change undone
+    # gives the deck back), by collector number.
+    remembered = _remembered_hints(state)
+    additions: Additions | None = None  # counted when a card's blockers are not remembered
     copies = state.copies
     hints = []
     for number in numbers:
         card = facts.get(number)
         if card is not None:
+            blocking = remembered.get(number)
+            if blocking is None:
+                additions = additions or _additions(state)
+                blocking = remembered[number] = tuple(additions.blockers(card, number))
             name = card.name
-            hints.append(CardHint(number, copies.get(name, 0), additions.blockers(card, number), name in over))
+            hints.append(CardHint(number, copies.get(name, 0), list(blocking), name in over))
     return hints
 
 

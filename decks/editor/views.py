@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any, TypeVar
 from urllib.parse import urlencode
 
@@ -228,17 +229,19 @@ def _changed(
             messages.info(request, notice)
         return redirect(_back_url(request, deck))
     # htmx sends the browser's search, the printings it shows and the draw odds' choices along (hx-include).
-    filters = CardFilterForm(request.POST)
     if action in RULES_ACTIONS:
         # New rules can change which printing a result adds: search again and redraw the results.
-        context = _context(state=state, deck=deck, filters=filters, rules_changed=True)
+        context = _context(state=state, deck=deck, filters=CardFilterForm(request.POST), rules_changed=True)
     else:
         # The same results: only their hints change, so no new search and no full redraw.
         context = {
             "editor": state,
             "deck": deck,
             "urls": _urls(deck),
-            "browse": filters.querystring(offset=filters.search_kwargs()["offset"]),
+            # The search as the forms' hidden `browse` field says it: only a form this answer may redraw (the
+            # attribute proposal's) shows it, so the search form is cleaned when it is drawn (the template calls
+            # this), not on every click.
+            "browse": partial(_browse_query, request.POST),
             "hints": hints_changed(
                 deck_card_hints(state=state, numbers=request.POST.get("shown", "").split()),
                 request.POST.get("hinted"),
@@ -258,6 +261,12 @@ def _changed(
         )
         context["odds_url"] = context["urls"].odds
     return render(request, f"{TEMPLATE}#after-change", context)
+
+
+def _browse_query(data: QueryDict) -> str:
+    """The card browser's search posted along with a change, as the query string its page's forms keep."""
+    filters = CardFilterForm(data)
+    return filters.querystring(offset=filters.search_kwargs()["offset"])
 
 
 def _back_url(request: HttpRequest, deck: Deck | None) -> str:

@@ -29,8 +29,8 @@ def check_deck_size(t: Tally, r: RulesInForce) -> list[Violation]:
         if t.size == 1
         else gettext_noop("The deck has %(size)s cards; %(ruler)s's deck must have exactly %(want)s.")
     )
-    wording = Wording(template, {"size": t.size, "ruler": r.ruler, "want": want})
-    return [Violation.worded("deck_size", wording, (), r.source_of("deck_size"))]
+    values = {"size": t.size, "ruler": r.ruler, "want": want}
+    return [Violation.later("deck_size", template, values, (), r.source_of("deck_size"))]
 
 
 def check_card_type(t: Tally, r: RulesInForce) -> list[Violation]:
@@ -84,8 +84,10 @@ def check_max_factions(t: Tally, r: RulesInForce) -> list[Violation]:
         else:
             cards = sorted(n for n, card in t.cards.items() if card.faction in extra and in_scope(card, scope))
         values = {"count": len(counts), "factions": tuple(factions), "ruler": r.ruler, "limit": limit}
-        wording = Wording(_SCOPE_WORDS[scope], values)
-        out.append(Violation.worded("max_factions", wording, tuple(cards), r.source_of("max_factions")))
+        # Worded when read: the card browser's hints run this check for each card shown and read only `cards`.
+        out.append(
+            Violation.later("max_factions", _SCOPE_WORDS[scope], values, tuple(cards), r.source_of("max_factions"))
+        )
     return out
 
 
@@ -136,9 +138,9 @@ def check_max_copies(t: Tally, r: RulesInForce) -> list[Violation]:
                 gettext_noop("%(count)s copy of %(name)s; %(ruler)s allows at most %(limit)s."),
                 gettext_noop("%(count)s copies of %(name)s; %(ruler)s allows at most %(limit)s."),
             )
-            wording = Wording(template, {"count": count, "name": name, "ruler": r.ruler, "limit": limit})
+            values = {"count": count, "name": name, "ruler": r.ruler, "limit": limit}
             source = r.source_of("max_copies_exceptions" if limit != r.deck.max_copies else "max_copies")
-            out.append(Violation.worded("max_copies", wording, (name,), source))
+            out.append(Violation.later("max_copies", template, values, (name,), source))
     out.sort(key=lambda v: v.cards)
     return out
 
@@ -164,7 +166,7 @@ def check_legend_cap(t: Tally, r: RulesInForce) -> list[Violation]:
             gettext_noop("The deck has %(count)s legendary cards (%(cards)s); %(ruler)s allows none."),
         )
     values = {"count": len(legends), "cards": tuple(legends), "ruler": r.ruler, "cap": cap}
-    return [Violation.worded("legend_cap", Wording(template, values), tuple(legends), r.source_of("legend_cap"))]
+    return [Violation.later("legend_cap", template, values, tuple(legends), r.source_of("legend_cap"))]
 
 
 def check_legend_copies(t: Tally, r: RulesInForce) -> list[Violation]:
@@ -198,8 +200,8 @@ def check_level_cap(t: Tally, r: RulesInForce) -> list[Violation]:
         return []
     cards = sorted(n for n, card in t.cards.items() if card.level)
     template = gettext_noop("Deck level %(level)s is over %(ruler)s's cap of %(cap)s.")
-    wording = Wording(template, {"level": t.level, "ruler": r.ruler, "cap": cap})
-    return [Violation.worded("level_cap", wording, tuple(cards), r.source_of("level_cap"))]
+    values = {"level": t.level, "ruler": r.ruler, "cap": cap}
+    return [Violation.later("level_cap", template, values, tuple(cards), r.source_of("level_cap"))]
 
 
 def check_cnt_cap(t: Tally, r: RulesInForce) -> list[Violation]:
@@ -208,8 +210,8 @@ def check_cnt_cap(t: Tally, r: RulesInForce) -> list[Violation]:
         return []
     cards = sorted(n for n, card in t.cards.items() if card.cnt)
     template = gettext_noop("The deck has %(cnt)s CNT cards; %(ruler)s's CNT cap is %(cap)s.")
-    wording = Wording(template, {"cnt": t.cnt, "ruler": r.ruler, "cap": cap})
-    return [Violation.worded("cnt_cap", wording, tuple(cards), r.source_of("cnt_cap"))]
+    values = {"cnt": t.cnt, "ruler": r.ruler, "cap": cap}
+    return [Violation.later("cnt_cap", template, values, tuple(cards), r.source_of("cnt_cap"))]
 
 
 def check_negative_level(t: Tally, r: RulesInForce) -> list[Violation]:

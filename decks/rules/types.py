@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError, dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -92,14 +92,35 @@ def in_scope(card: CardFacts, scope: str) -> bool:
     return scope == ALL or (scope == UNITS) == (card.type == UNIT)
 
 
-@dataclass(frozen=True, slots=True)
 class Violation:
+    """A broken rule: its code, its message (in English; `wording` keeps its template and values so it can
+    be worded in another language), the cards to blame and where the rule comes from.
+
+    A frozen value, as a frozen dataclass of (rule, message, cards, source, wording) would be: equal
+    and hashed by the first four. Made by `later`, its message is worded only when first read (or
+    compared): the card browser's hints run the faction limit's check for each card shown and read
+    only the cards it blames, never the message, which wording dozens of factions would cost.
+    """
+
+    __slots__ = ("_later", "_message", "_wording", "cards", "rule", "source")
+    __match_args__ = ("rule", "message", "cards", "source", "wording")
+
     rule: str
-    # In English; `wording` keeps its template and values so it can be worded in another language.
-    message: str
-    cards: tuple[str, ...] = ()
-    source: str = ""
-    wording: Wording | None = field(default=None, compare=False)
+    cards: tuple[str, ...]
+    source: str
+    _message: str | None
+    _wording: Wording | None
+    _later: tuple[str, Mapping[str, object]] | None
+
+    def __init__(
+        self, rule: str, message: str, cards: tuple[str, ...] = (), source: str = "", wording: Wording | None = None
+    ) -> None:
+        _set(self, "rule", rule)
+        _set(self, "_message", message)
+        _set(self, "cards", cards)
+        _set(self, "source", source)
+        _set(self, "_wording", wording)
+        _set(self, "_later", None)
 
     @classmethod
     def worded(cls, rule: str, wording: Wording, cards: tuple[str, ...] = (), source: str = "") -> Violation:
@@ -107,6 +128,70 @@ class Violation:
 
         `source` may be a Wording too (ruleset.source_of gives one), to be worded like the message."""
         return cls(rule, wording, cards, source, wording)
+
+    @classmethod
+    def later(
+        cls, rule: str, template: str, values: Mapping[str, object], cards: tuple[str, ...] = (), source: str = ""
+    ) -> Violation:
+        """`worded(rule, Wording(template, values), cards, source)`, the Wording made when first needed."""
+        self = cls.__new__(cls)
+        _set(self, "rule", rule)
+        _set(self, "_message", None)
+        _set(self, "cards", cards)
+        _set(self, "source", source)
+        _set(self, "_wording", None)
+        _set(self, "_later", (template, values))
+        return self
+
+    def _worded(self) -> Wording:
+        later = self._later
+        assert later is not None
+        wording = Wording(*later)
+        _set(self, "_wording", wording)
+        _set(self, "_message", wording)
+        _set(self, "_later", None)
+        return wording
+
+    @property
+    def message(self) -> str:
+        message = self._message
+        return self._worded() if message is None else message
+
+    @property
+    def wording(self) -> Wording | None:
+        return self._worded() if self._later is not None else self._wording
+
+    def _key(self) -> tuple[str, str, tuple[str, ...], str]:
+        return (self.rule, self.message, self.cards, self.source)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Violation)
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__qualname__}(rule={self.rule!r}, message={self.message!r}, cards={self.cards!r}, "
+            f"source={self.source!r}, wording={self.wording!r})"
+        )
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Pickled (cached reports) worded, as the dataclass was.
+        return (type(self), (self.rule, self.message, self.cards, self.source, self.wording))
+
+
+# Setting a slot of a frozen value, as a frozen dataclass's __init__ does.
+_set = object.__setattr__
 
 
 @dataclass(frozen=True, slots=True)

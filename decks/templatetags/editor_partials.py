@@ -66,11 +66,27 @@ def _wording_key(value: object) -> Hashable:
 _partials: dict[tuple[Any, str], Any] = {}
 
 
+# Where a render keeps its language (below), in its render context's first layer (as Django's {% include %}
+# keeps the templates it found there): a new one for every render.
+_LANGUAGE = object()
+
+
+def _language(context: template.Context) -> str | None:
+    """The active language, looked up once per render: get_language() reads asgiref's Local (~20 k
+    instructions), and a change's answer asked it for each of its ~20 remembered parts. No template
+    switches the language within a render (no {% language %} block, no translation.override in a tag)."""
+    first = context.render_context.dicts[0]
+    language = first.get(_LANGUAGE, first)
+    if language is first:
+        language = first[_LANGUAGE] = get_language()
+    return language  # type: ignore[no-any-return]
+
+
 @register.simple_tag(takes_context=True)
 def partial_memo(context: template.Context, name: str, **values: Any) -> SafeString:
     partial = _partial(context, name)
     # The language too: the same row reads differently in English and in Japanese.
-    key = (partial, get_language(), tuple((k, _key(v)) for k, v in values.items()))
+    key = (partial, _language(context), tuple((k, _key(v)) for k, v in values.items()))
     return _rendered(context, partial, key, values)
 
 
@@ -83,7 +99,7 @@ def partial_memo_each(context: template.Context, name: str, as_name: str, items:
     than once per row: a page of 30 results spent more in those lookups than in the rows.
     """
     partial = _partial(context, name)
-    language = get_language()
+    language = _language(context)
     shared = tuple((k, _key(v)) for k, v in values.items())
     # Safe: each row is a partial's output, escaped as it was rendered.
     return mark_safe(

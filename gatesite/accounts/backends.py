@@ -13,9 +13,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.core.exceptions import PermissionDenied
-from django.db import connection
 
-from gatesite.rows import model_columns, model_from_row
+from gatesite.rows import default_db, model_columns, model_from_row
 
 
 class PlayerBackend(ModelBackend):
@@ -37,15 +36,16 @@ class PlayerBackend(ModelBackend):
     def get_user(self, user_id: Any) -> Any:
         """The active user of this id, as ModelBackend.get_user gives it; None if there is none."""
         model = get_user_model()
-        q = connection.ops.quote_name
+        db = default_db()
+        q = db.ops.quote_name
         sql = (
-            f"SELECT {model_columns(model, 'u')} FROM {q(model._meta.db_table)} u "
+            f"SELECT {model_columns(model, 'u', db)} FROM {q(model._meta.db_table)} u "
             f"WHERE u.{q(model._meta.pk.column)} = %s"
         )
-        with connection.cursor() as cursor:
-            cursor.execute(sql, [model._meta.pk.get_db_prep_value(user_id, connection)])
+        with db.cursor() as cursor:
+            cursor.execute(sql, [model._meta.pk.get_db_prep_value(user_id, db)])
             row = cursor.fetchone()
         if row is None:
             return None
-        user = model_from_row(model, row)
+        user = model_from_row(model, row, db)
         return user if self.user_can_authenticate(user) else None

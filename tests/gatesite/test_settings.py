@@ -112,7 +112,7 @@ def test_sessions_are_cached_in_a_shared_cache_and_kept_in_the_database():
     process = run_settings(SESSIONS, REDIS_URL="redis://redis.example:6379/0")
 
     assert process.returncode == 0, process.stderr
-    assert process.stdout.strip() == "django.contrib.sessions.backends.cached_db"
+    assert process.stdout.strip() == "gatesite.sessions.cached_db"
 
 
 @pytest.mark.slow
@@ -122,7 +122,7 @@ def test_sessions_are_only_in_the_database_with_a_per_process_cache():
         process = run_settings(SESSIONS, **overrides)
 
         assert process.returncode == 0, process.stderr
-        assert process.stdout.strip() == "django.contrib.sessions.backends.db", overrides
+        assert process.stdout.strip() == "gatesite.sessions.db", overrides
 
 
 @pytest.mark.slow

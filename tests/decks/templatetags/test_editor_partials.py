@@ -157,3 +157,29 @@ def test_a_page_of_results_is_each_result_drawn_in_turn(monkeypatch):
         assert "".join(memo("result", row=row, view=view) for row in rows) == page
         assert len(editor_partials._rows) == drawn
     assert memo_each([], "list") == ""
+
+
+@pytest.mark.django_db  # the Japanese names of the game's words are read from the catalog
+def test_a_render_reads_its_language_once_and_each_render_its_own(monkeypatch):
+    from django.utils import translation
+
+    from decks.templatetags import editor_partials
+
+    page = engines["django"].from_string(
+        '{% load editor_partials %}{% partial_memo "why" hint=hint %}{% partial_memo_each "result" "row" rows view="list" %}'
+        '{% partial_memo "why" hint=hint %}'
+    )
+    page.template.origin.template_name = PAGE
+    hint, rows = CardHint("TS-001", 4, ["Legend: 1 copy allowed"], False), [result_row(), result_row(in_deck=2)]
+    asked = []
+    real = editor_partials.get_language
+    monkeypatch.setattr(editor_partials, "get_language", lambda: asked.append(1) or real())
+
+    english = page.render({"hint": hint, "rows": rows})
+    assert len(asked) == 1
+    with translation.override("ja"):
+        japanese = page.render({"hint": hint, "rows": rows})
+        assert japanese == memo("why", hint=hint) + "".join(fresh(row, "list") for row in rows) + memo("why", hint=hint)
+    assert len(asked) == 4  # one per render (the two of `memo` included)
+    assert japanese != english
+    assert english == page.render({"hint": hint, "rows": rows})

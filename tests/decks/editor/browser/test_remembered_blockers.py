@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from decks.drafts import card_facts_by_number
 from decks.editor import browser
-from decks.editor.browser import deck_card_browser
+from decks.editor.browser import deck_card_browser, deck_card_hints
 from decks.editor.state import deck_editor_state
 from decks.models import DeckDraft
 from decks.rules.hints import Additions
@@ -103,3 +104,81 @@ def test_a_second_search_on_the_same_deck_judges_nothing_again(deck_catalog, mon
     assert after_first == len(first.rows) > 0
     assert len(judged) == after_first
     assert hints(again) == hints(first)
+
+
+# ---------------------------------------------------------------- a change's hints (deck_card_hints), remembered
+
+
+def change_hints(state, numbers):
+    return [(h.number, h.in_deck, h.blockers, h.over_limit) for h in deck_card_hints(state=state, numbers=numbers)]
+
+
+NUMBERS = ["TS-001", "TS-002", "TS-100", "TS-150", "TS-200", "NOPE-1"]
+
+
+def _state(main, ruler="apprentice"):
+    return deck_editor_state(draft=DeckDraft(ruler=ruler, main=main))
+
+
+def test_a_changes_remembered_hints_are_the_ones_judged_afresh(deck_catalog):
+    for ruler in ("apprentice", "highlander"):
+        for main in DECKS:
+            state = _state(main, ruler)
+            browser._hints.clear()
+            fresh = change_hints(state, NUMBERS)
+            again = change_hints(_state(main, ruler), NUMBERS)
+
+            assert again == fresh, (ruler, main)
+            additions = Additions.of(state.judgement.deck, state.rules, state.report)
+            facts = card_facts_by_number(NUMBERS)
+            assert [n for n, *_ in fresh] == [n for n in NUMBERS if n in facts]
+            assert [blockers for _n, _in, blockers, _over in fresh] == [
+                additions.blockers(facts[n], n) for n in NUMBERS if n in facts
+            ], (ruler, main)
+
+
+def test_a_deck_given_back_by_an_undo_is_not_judged_again(deck_catalog, monkeypatch):
+    judged = []
+    original = Additions.blockers
+    monkeypatch.setattr(Additions, "blockers", lambda self, *args: judged.append(args) or original(self, *args))
+    browser._hints.clear()
+
+    before = change_hints(_state({"TS-001": 3}), NUMBERS)
+    first = len(judged)
+    added = change_hints(_state({"TS-001": 4}), NUMBERS)
+    undone = change_hints(_state({"TS-001": 3}), NUMBERS)
+
+    assert first > 0
+    assert len(judged) == 2 * first  # the deck with the copy judged; the deck given back by the undo remembered
+    assert undone == before
+    assert added != before  # the 4th copy blocks a 5th
+
+
+def test_a_changes_hints_are_judged_again_under_other_rules_or_another_catalog(deck_catalog, monkeypatch):
+    browser._hints.clear()
+    apprentice = change_hints(_state({"TS-001": 1}), ["TS-001"])
+    highlander = change_hints(_state({"TS-001": 1}, "highlander"), ["TS-001"])
+    assert apprentice != highlander
+
+    judged = []
+    original = Additions.blockers
+    monkeypatch.setattr(Additions, "blockers", lambda self, *args: judged.append(args) or original(self, *args))
+    monkeypatch.setattr(browser, "catalog_token", lambda: "another catalog")
+    assert change_hints(_state({"TS-001": 1}), ["TS-001"]) == apprentice
+    assert len(judged) == 1
+
+
+def test_a_changes_hints_are_lists_of_their_own(deck_catalog):
+    state = _state({"TS-001": 4})
+    deck_card_hints(state=state, numbers=["TS-001"])[0].blockers.append("changed by a caller")
+
+    assert "changed by a caller" not in deck_card_hints(state=state, numbers=["TS-001"])[0].blockers
+
+
+def test_the_changes_memory_is_bounded(deck_catalog, monkeypatch):
+    monkeypatch.setattr(browser, "MAX_DECKS", 2)
+    browser._hints.clear()
+    for main in DECKS:
+        change_hints(_state(main), NUMBERS)
+
+    assert 1 <= len(browser._hints) <= 2

@@ -318,6 +318,18 @@ def test_it_proposes_the_unit_attribute(client, deck_catalog):
     assert "Units with Dragon" in html
 
 
+def test_the_proposals_form_in_a_changes_answer_keeps_the_browsers_search(client, deck_catalog):
+    """The hidden `browse` of the form a change's answer draws is the search posted with the change, offset included
+    (worked out only when a form draws it)."""
+    client.post(CHANGE, {"action": "set_ruler", "value": "centurion"}, headers=HX)
+    add(client, "TS-001")
+    html = add(client, "TS-100", q="squire", type="unit", usable="1", offset="30").content.decode()
+    proposal = html[html.index('id="attribute-proposal"') :]
+
+    assert '<input type="hidden" name="browse" value="q=squire&amp;type=unit&amp;usable=1&amp;offset=30">' in proposal
+    assert '<input type="hidden" name="browse" value="q=squire">' in add(client, "TS-002", q="squire").content.decode()
+
+
 def test_the_considering_board_is_not_counted(client, deck_catalog):
     add(client, "TS-001")
     html = client.post(CHANGE, {"op": "to_considering main TS-001"}, headers=HX).content.decode()
