@@ -71,3 +71,23 @@ def model_from_row(model: type[M], values: list[Any] | tuple[Any, ...], db: Base
         for convert in db.ops.get_db_converters(column) + column.get_db_converters(db):
             values[i] = convert(values[i], column, db)
     return model.from_db(db.alias, attnames, values)
+
+
+def model_row_get(model: type[M], where: list[tuple[str, str, Any]]) -> M | None:
+    """The instance of the one row of `model` meeting every (field name, SQL operator, value) of `where`
+    (`model.objects.get(...)` as one plain SQL statement); None when there is none.
+
+    Values are prepared for the database as the ORM prepares them (field.get_db_prep_value).
+    """
+    db = default_db()
+    meta, q = model._meta, db.ops.quote_name
+    tests, params = [], []
+    for name, operator, value in where:
+        field = meta.get_field(name)
+        tests.append(f"t.{q(field.column)} {operator} %s")  # type: ignore[union-attr]
+        params.append(field.get_db_prep_value(value, db))  # type: ignore[union-attr]
+    sql = f"SELECT {model_columns(model, 't', db)} FROM {q(meta.db_table)} t WHERE {' AND '.join(tests)}"
+    with db.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    return None if row is None else model_from_row(model, row, db)

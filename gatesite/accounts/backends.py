@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.core.exceptions import PermissionDenied
 
-from gatesite.rows import default_db, model_columns, model_from_row
+from gatesite.rows import model_row_get
 
 
 class PlayerBackend(ModelBackend):
@@ -36,16 +36,7 @@ class PlayerBackend(ModelBackend):
     def get_user(self, user_id: Any) -> Any:
         """The active user of this id, as ModelBackend.get_user gives it; None if there is none."""
         model = get_user_model()
-        db = default_db()
-        q = db.ops.quote_name
-        sql = (
-            f"SELECT {model_columns(model, 'u', db)} FROM {q(model._meta.db_table)} u "
-            f"WHERE u.{q(model._meta.pk.column)} = %s"
-        )
-        with db.cursor() as cursor:
-            cursor.execute(sql, [model._meta.pk.get_db_prep_value(user_id, db)])
-            row = cursor.fetchone()
-        if row is None:
+        user = model_row_get(model, [(model._meta.pk.name, "=", user_id)])
+        if user is None:
             return None
-        user = model_from_row(model, row, db)
         return user if self.user_can_authenticate(user) else None

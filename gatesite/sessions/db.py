@@ -13,7 +13,7 @@ from typing import Any
 from django.contrib.sessions.backends import db
 from django.utils import timezone
 
-from gatesite.rows import default_db, model_columns, model_from_row
+from gatesite.rows import model_row_get
 
 
 class SessionRead:
@@ -25,23 +25,13 @@ class SessionRead:
 
     def _get_session_from_db(self) -> Any:
         """The unexpired session row (the instance `model.objects.get` would give), or None."""
-        model = self.model
-        meta = model._meta
-        expiry = meta.get_field("expire_date")
-        db = default_db()
-        q = db.ops.quote_name
-        sql = (
-            f"SELECT {model_columns(model, 's', db)} FROM {q(meta.db_table)} s "
-            f"WHERE s.{q(meta.pk.column)} = %s AND s.{q(expiry.column)} > %s"
+        session = model_row_get(
+            self.model, [("session_key", "=", self.session_key), ("expire_date", ">", timezone.now())]
         )
-        with db.cursor() as cursor:
-            cursor.execute(sql, [self.session_key, expiry.get_db_prep_value(timezone.now(), db)])
-            row = cursor.fetchone()
-        if row is None:
+        if session is None:
             # As Django's: a session gone or expired is forgotten (a new key is made if it is saved).
             self._session_key = None
-            return None
-        return model_from_row(model, row, db)
+        return session
 
 
 class SessionStore(SessionRead, db.SessionStore):

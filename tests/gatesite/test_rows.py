@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection, connections
 
-from gatesite.rows import default_db, model_columns, model_from_row
+from gatesite.rows import default_db, model_columns, model_from_row, model_row_get
 
 pytestmark = pytest.mark.django_db
 
@@ -32,3 +32,13 @@ def test_a_row_read_on_the_given_connection_is_the_orms_instance(user):
         assert read.date_joined == user.date_joined  # converted as the ORM converts it (SQLite: text)
         assert read._state.db == "default"
         assert read._state.adding is False
+
+
+def test_a_row_got_by_its_fields_is_the_orm_s_instance_or_none(user, other_user):
+    model = get_user_model()
+    got = model_row_get(model, [("id", "=", user.pk), ("username", "=", user.username)])
+
+    assert got == model.objects.get(pk=user.pk)
+    assert (got.username, got.date_joined, got.is_active) == (user.username, user.date_joined, user.is_active)
+    assert model_row_get(model, [("id", "=", user.pk), ("username", "=", other_user.username)]) is None
+    assert model_row_get(model, [("id", ">", user.pk), ("id", "<=", other_user.pk)]) == other_user
