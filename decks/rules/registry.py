@@ -121,7 +121,7 @@ RULES: tuple[Rule, ...] = (
         label=gettext_noop("copy limit"),
         more_fields=(("max_copies_exceptions", gettext_noop("copy limit exceptions")),),
         check=checks.check_max_copies,
-        reads=frozenset({t.COPIES}),
+        reads=frozenset({t.PAST_LOWEST_LIMIT}),
         # The copy limit a card has (copy_limit reads its text); its copies are in the key.
         shared_by=("text",),
         hint=rule_hints.hint_max_copies,
