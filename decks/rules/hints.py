@@ -186,7 +186,8 @@ class _Copy:
                 # A rule without a hint yet: blame the copy if the violation is new.
                 reason = None if violation in a.report.violations else violation.message
             else:
-                reason = known.hint(self.card.name in violation.cards, self.addition())
+                named = self.card.name in violation.cards
+                reason = known.hint(named, self.addition()) if named or not known.named_only else None
             if reason and reason not in out:
                 out.append(reason)
         return tuple(out)

@@ -60,6 +60,10 @@ class Rule:
     # card browser's hints then leave the rule out. None: never (tests/decks/rules/test_rule_reads.py
     # holds each to its check).
     silent: Callable[[DeckRules], bool] | None = None
+    # Whether its hint says nothing against a copy its violation does not name (a per-card rule): the card
+    # browser's hints then ask it nothing of such a violation, and need not count the deck with the copy to
+    # ask (tests/decks/rules/test_rule_reads.py holds each hint to it).
+    named_only: bool = False
 
     def fields(self) -> dict[str, str]:
         """Every rules field the rule reads, with its name for players."""
@@ -87,6 +91,7 @@ RULES: tuple[Rule, ...] = (
         check=checks.check_card_type,
         reads=frozenset({t.ENERGY_NAMES, t.RESOURCE_CARDS}),
         hint=rule_hints.hint_card_type,
+        named_only=True,
         line_label=gettext_noop("Wrong section for its type"),
     ),
     Rule(
@@ -111,6 +116,7 @@ RULES: tuple[Rule, ...] = (
         shared_by=("type", "attributes"),
         silent=lambda d: not d.unit_attribute_choice,
         hint=rule_hints.hint_unit_attribute,
+        named_only=True,
         meter=rule_meters.meter_unit_attribute,
         meter_rank=4,
         line_label=gettext_noop("Lacks the chosen unit attribute"),
@@ -125,6 +131,7 @@ RULES: tuple[Rule, ...] = (
         # The copy limit a card has (copy_limit reads its text); its copies are in the key.
         shared_by=("text",),
         hint=rule_hints.hint_max_copies,
+        named_only=True,
         line_label=gettext_noop("Too many copies"),
     ),
     Rule(
@@ -149,6 +156,7 @@ RULES: tuple[Rule, ...] = (
         shared_by=("legend",),
         silent=lambda d: d.legend_max_copies is None,
         hint=rule_hints.hint_legend_copies,
+        named_only=True,
         line_label=gettext_noop("Too many copies of a legendary card"),
     ),
     Rule(
@@ -185,6 +193,7 @@ RULES: tuple[Rule, ...] = (
         shared_by=("level",),
         silent=lambda d: d.allow_negative_levels,
         hint=rule_hints.hint_negative_level,
+        named_only=True,
         line_label=gettext_noop("Negative level not allowed"),
     ),
     Rule(
@@ -195,6 +204,7 @@ RULES: tuple[Rule, ...] = (
         reads=frozenset({t.NAMES, t.PRINTINGS}),
         silent=lambda d: d.card_pool is None,
         hint=rule_hints.hint_card_pool,
+        named_only=True,
         meter=rule_meters.meter_card_pool,
         meter_rank=8,
         line_label=gettext_noop("Outside the ruler's card pool"),
@@ -208,6 +218,7 @@ RULES: tuple[Rule, ...] = (
         shared_by=("faction",),
         silent=lambda d: d.faction_quota is None,
         hint=rule_hints.hint_faction_quota,
+        named_only=True,
         meter=rule_meters.meter_faction_quota,
         meter_rank=7,
         line_label=gettext_noop("Over the per-faction quota"),
@@ -220,6 +231,7 @@ RULES: tuple[Rule, ...] = (
         reads=frozenset({t.NAMES}),
         silent=lambda d: not d.banned_cards,
         hint=rule_hints.hint_banned_card,
+        named_only=True,
         line_label=gettext_noop("Banned for this ruler"),
     ),
     Rule(

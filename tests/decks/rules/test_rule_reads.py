@@ -15,6 +15,7 @@ from hypothesis import given
 from decks.rules import tally as t
 from decks.rules.hints import natural_section
 from decks.rules.registry import RULES
+from decks.rules.rule_hints import Addition
 from decks.rules.ruleset import CopyException, RulesInForce
 from decks.rules.tally import Tally
 from decks.rules.types import EVENT, UNIT, CardFacts, DeckSnapshot
@@ -159,3 +160,28 @@ def test_the_lowest_copy_limit_is_the_fewest_any_exception_allows():
     assert replace(deck_rules, max_copies=4, max_copies_exceptions=()).lowest_copy_limit() == 4
     assert replace(deck_rules, max_copies=4, max_copies_exceptions=(more, fewer)).lowest_copy_limit() == 1
     assert replace(deck_rules, max_copies=4, max_copies_exceptions=(more,)).lowest_copy_limit() == 4
+
+
+@PROPERTY_SETTINGS
+@given(browser_pages())
+def test_a_named_only_rules_hint_says_nothing_against_a_copy_its_violation_does_not_name(case):
+    """The card browser's hints skip a named-only rule's hint (registry: named_only) for a violation that does not
+    name the copy: the hint must say nothing then, whatever the deck, the rules and the copy."""
+    rules, deck, page = case
+    tally = Tally.of(deck, rules)
+
+    for card, printing, section in page:
+        section = section or natural_section(card)
+        after = tally.plus_one(card, printing, section, rules)
+        addition = Addition(deck, rules, card, printing, section, tally.summary(), after.summary())
+        for rule in RULES:
+            if rule.named_only:
+                assert rule.hint is not None, rule.code
+                assert rule.hint(False, addition) is None, rule.code
+
+
+def test_a_rule_whose_hint_speaks_of_copies_it_does_not_name_is_not_named_only():
+    # The deck's size, its level total, its factions: said against any copy that would move them.
+    by_code = {rule.code: rule for rule in RULES}
+    for code in ("deck_size", "max_factions", "legend_cap", "level_cap", "cnt_cap", "resource_cards"):
+        assert not by_code[code].named_only, code
