@@ -64,6 +64,10 @@ class Rule:
     # browser's hints then ask it nothing of such a violation, and need not count the deck with the copy to
     # ask (tests/decks/rules/test_rule_reads.py holds each hint to it).
     named_only: bool = False
+    # Whether its hint alone says if one more copy breaks it (it speaks only of a copy that makes the deck break
+    # the rule, and reads nothing of the violation): the card browser's hints then ask the hint without running
+    # the check again on the deck with the copy (tests/decks/rules/test_rule_reads.py holds each to its check).
+    hint_alone: bool = False
 
     def fields(self) -> dict[str, str]:
         """Every rules field the rule reads, with its name for players."""
@@ -81,6 +85,7 @@ RULES: tuple[Rule, ...] = (
         reads=frozenset({t.SIZE}),
         shared_by=(),
         hint=rule_hints.hint_deck_size,
+        hint_alone=True,
         meter=rule_meters.meter_deck_size,
         meter_rank=0,
     ),
@@ -103,6 +108,7 @@ RULES: tuple[Rule, ...] = (
         shared_by=("faction", "type"),
         silent=lambda d: all(limit is None for limit in d.max_factions.values()),
         hint=rule_hints.hint_max_factions,
+        hint_alone=True,
         meter=rule_meters.meter_max_factions,
         meter_rank=3,
         line_label=gettext_noop("Over the faction limit"),
@@ -242,6 +248,7 @@ RULES: tuple[Rule, ...] = (
         reads=frozenset({t.RESOURCE_CARDS}),
         shared_by=(),
         hint=rule_hints.hint_resource_cards,
+        hint_alone=True,
         meter=rule_meters.meter_resource_cards,
         meter_rank=6,
         line_label=gettext_noop("Wrong number of resource cards"),

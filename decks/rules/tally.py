@@ -199,6 +199,27 @@ class Tally:
             moved.append(FACTIONS)
         return frozenset(moved)
 
+    def summary_with_one_more(self, card: CardFacts, section: str) -> Summary:
+        """plus_one(card, …).summary() without the tally (the browser's hints read the totals with a copy of
+        most cards they test, and the counts of few): the totals one more copy moves, moved."""
+        if section == RESOURCES:
+            return Summary(
+                size=self.size, level=self.level, cnt=self.cnt, legends=self.legends,
+                factions=tuple(sorted(self.faction_counts)), resources=self.resources + 1,
+            )  # fmt: skip
+        new = card.name not in self.cards
+        factions = self.faction_counts.keys()
+        if card.faction is not None and card.faction not in factions:
+            factions = {*factions, card.faction}  # type: ignore[assignment]
+        return Summary(
+            size=self.size + 1,
+            level=self.level + (card.level or 0),
+            cnt=self.cnt + (1 if card.cnt else 0),
+            legends=self.legends + (1 if new and card.legend else 0),
+            factions=tuple(sorted(factions)),
+            resources=self.resources,
+        )
+
     def summary(self) -> Summary:
         """The deck's totals, as a report carries them."""
         return Summary(

@@ -185,3 +185,45 @@ def test_a_rule_whose_hint_speaks_of_copies_it_does_not_name_is_not_named_only()
     by_code = {rule.code: rule for rule in RULES}
     for code in ("deck_size", "max_factions", "legend_cap", "level_cap", "cnt_cap", "resource_cards"):
         assert not by_code[code].named_only, code
+
+
+@PROPERTY_SETTINGS
+@given(browser_pages())
+def test_the_totals_with_one_more_are_those_of_the_tally_with_it(case):
+    rules, deck, page = case
+    tally = Tally.of(deck, rules)
+
+    for card, printing, section in page:
+        section = section or natural_section(card)
+        assert tally.summary_with_one_more(card, section) == tally.plus_one(card, printing, section, rules).summary()
+
+
+@PROPERTY_SETTINGS
+@given(browser_pages())
+def test_a_hint_alone_says_what_its_check_on_the_deck_with_the_copy_would(case):
+    """A rule whose hint alone speaks for its check (registry: hint_alone) gives, asked without the check, the
+    reasons its violations of the deck with the copy would give (for a copy whose facts are its name's)."""
+    rules, deck, page = case
+    tally = Tally.of(deck, rules)
+    before = tally.summary()
+
+    for card, printing, section in page:
+        section = section or natural_section(card)
+        known = tally.cards.get(card.name)
+        if known is not None and known != card:
+            continue
+        after = tally.plus_one(card, printing, section, rules)
+        addition = Addition(deck, rules, card, printing, section, before, after.summary())
+        for rule in RULES:
+            if rule.hint_alone:
+                assert rule.hint is not None, rule.code
+                by_check = {rule.hint(card.name in v.cards, addition) for v in rule.check(after, rules)} - {None}
+                alone = rule.hint(False, addition)
+                assert by_check == ({alone} if alone else set()), rule.code
+
+
+def test_a_rule_whose_hint_needs_its_check_is_not_hint_alone():
+    # The level and CNT caps' hints say the total would grow, not whether it would pass the cap.
+    by_code = {rule.code: rule for rule in RULES}
+    for code in ("level_cap", "cnt_cap", "legend_cap", "max_copies"):
+        assert not by_code[code].hint_alone, code
