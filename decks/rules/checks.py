@@ -121,9 +121,7 @@ def copy_limit(card: CardFacts, r: RulesInForce) -> int:
 
 
 def check_max_copies(t: Tally, r: RulesInForce) -> list[Violation]:
-    floor = r.deck.max_copies
-    for exception in r.deck.max_copies_exceptions:
-        floor = min(floor, exception.max_copies)
+    floor = r.deck.lowest_copy_limit()
     # No name over the lowest limit: nothing to say (the card browser's hints ask this of every card shown).
     if not t.counts or max(t.counts.values()) <= floor:
         return []
@@ -147,7 +145,7 @@ def check_max_copies(t: Tally, r: RulesInForce) -> list[Violation]:
 
 def check_legend_cap(t: Tally, r: RulesInForce) -> list[Violation]:
     cap = r.deck.legend_cap
-    if cap is None:
+    if cap is None or t.legends <= cap:
         return []
     legends = [n for n, card in t.cards.items() if card.legend]
     if len(legends) <= cap:

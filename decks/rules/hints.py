@@ -128,7 +128,7 @@ class Additions:
         # deck (the deck's copies count with the facts of their own line).
         known = self.tally.cards.get(card.name)
         new = known is None
-        shares = new or known is card or known == card
+        shares = copy.alike = new or known is card or known == card
         # Whether the name is new and its copies in the deck: cards share a rule's answer only alike in these.
         copies = (new, self.tally.counts.get(card.name, 0))
         shared = self.shared
@@ -153,12 +153,15 @@ class _Copy:
     """One more copy of a card tested against an Additions: the tally with it and the Addition the
     hints read, each made when first needed (a copy most rules say nothing of needs neither)."""
 
-    __slots__ = ("_addition", "_after", "additions", "card", "printing", "section")
+    __slots__ = ("_addition", "_after", "additions", "alike", "card", "printing", "section")
 
     def __init__(self, additions: Additions, card: CardFacts, printing: str | None, section: str) -> None:
         self.additions, self.card, self.printing, self.section = additions, card, printing, section
         self._after: Tally | None = None
         self._addition: Addition | None = None
+        # Whether the card's facts are its name's in the deck (Additions.blockers): a hint alone speaks for a
+        # check only of such a copy (the check reads the names' facts, the hint the deck's lines).
+        self.alike = False
 
     def after(self) -> Tally:
         if self._after is None:
@@ -169,13 +172,17 @@ class _Copy:
     def addition(self) -> Addition:
         if self._addition is None:
             a = self.additions
-            before, after = a.report.summary, self.after().summary()
+            before, after = a.report.summary, a.tally.summary_with_one_more(self.card, self.section)
             self._addition = Addition(a.tally.deck, a.rules, self.card, self.printing, self.section, before, after)
         return self._addition
 
     def reasons(self, rule: Rule, runs: bool) -> tuple[str, ...]:
         """What one rule's violations of the deck with the copy say against the copy, each reason once."""
         a = self.additions
+        if runs and rule.hint_alone and self.alike and rule.hint is not None:
+            # The hint says whether the copy breaks the rule: no need to count the deck with it and check.
+            reason = rule.hint(False, self.addition())
+            return (reason,) if reason else ()
         violations = rule.check(self.after(), a.rules) if runs else a.said.get(rule.code, ())
         if not violations:
             return ()
@@ -186,7 +193,8 @@ class _Copy:
                 # A rule without a hint yet: blame the copy if the violation is new.
                 reason = None if violation in a.report.violations else violation.message
             else:
-                reason = known.hint(self.card.name in violation.cards, self.addition())
+                named = self.card.name in violation.cards
+                reason = known.hint(named, self.addition()) if named or not known.named_only else None
             if reason and reason not in out:
                 out.append(reason)
         return tuple(out)

@@ -60,6 +60,14 @@ class Rule:
     # card browser's hints then leave the rule out. None: never (tests/decks/rules/test_rule_reads.py
     # holds each to its check).
     silent: Callable[[DeckRules], bool] | None = None
+    # Whether its hint says nothing against a copy its violation does not name (a per-card rule): the card
+    # browser's hints then ask it nothing of such a violation, and need not count the deck with the copy to
+    # ask (tests/decks/rules/test_rule_reads.py holds each hint to it).
+    named_only: bool = False
+    # Whether its hint alone says if one more copy breaks it (it speaks only of a copy that makes the deck break
+    # the rule, and reads nothing of the violation): the card browser's hints then ask the hint without running
+    # the check again on the deck with the copy (tests/decks/rules/test_rule_reads.py holds each to its check).
+    hint_alone: bool = False
 
     def fields(self) -> dict[str, str]:
         """Every rules field the rule reads, with its name for players."""
@@ -77,6 +85,7 @@ RULES: tuple[Rule, ...] = (
         reads=frozenset({t.SIZE}),
         shared_by=(),
         hint=rule_hints.hint_deck_size,
+        hint_alone=True,
         meter=rule_meters.meter_deck_size,
         meter_rank=0,
     ),
@@ -87,6 +96,7 @@ RULES: tuple[Rule, ...] = (
         check=checks.check_card_type,
         reads=frozenset({t.ENERGY_NAMES, t.RESOURCE_CARDS}),
         hint=rule_hints.hint_card_type,
+        named_only=True,
         line_label=gettext_noop("Wrong section for its type"),
     ),
     Rule(
@@ -98,6 +108,7 @@ RULES: tuple[Rule, ...] = (
         shared_by=("faction", "type"),
         silent=lambda d: all(limit is None for limit in d.max_factions.values()),
         hint=rule_hints.hint_max_factions,
+        hint_alone=True,
         meter=rule_meters.meter_max_factions,
         meter_rank=3,
         line_label=gettext_noop("Over the faction limit"),
@@ -111,6 +122,7 @@ RULES: tuple[Rule, ...] = (
         shared_by=("type", "attributes"),
         silent=lambda d: not d.unit_attribute_choice,
         hint=rule_hints.hint_unit_attribute,
+        named_only=True,
         meter=rule_meters.meter_unit_attribute,
         meter_rank=4,
         line_label=gettext_noop("Lacks the chosen unit attribute"),
@@ -121,10 +133,11 @@ RULES: tuple[Rule, ...] = (
         label=gettext_noop("copy limit"),
         more_fields=(("max_copies_exceptions", gettext_noop("copy limit exceptions")),),
         check=checks.check_max_copies,
-        reads=frozenset({t.COPIES}),
+        reads=frozenset({t.PAST_LOWEST_LIMIT}),
         # The copy limit a card has (copy_limit reads its text); its copies are in the key.
         shared_by=("text",),
         hint=rule_hints.hint_max_copies,
+        named_only=True,
         line_label=gettext_noop("Too many copies"),
     ),
     Rule(
@@ -149,6 +162,7 @@ RULES: tuple[Rule, ...] = (
         shared_by=("legend",),
         silent=lambda d: d.legend_max_copies is None,
         hint=rule_hints.hint_legend_copies,
+        named_only=True,
         line_label=gettext_noop("Too many copies of a legendary card"),
     ),
     Rule(
@@ -185,6 +199,7 @@ RULES: tuple[Rule, ...] = (
         shared_by=("level",),
         silent=lambda d: d.allow_negative_levels,
         hint=rule_hints.hint_negative_level,
+        named_only=True,
         line_label=gettext_noop("Negative level not allowed"),
     ),
     Rule(
@@ -195,6 +210,7 @@ RULES: tuple[Rule, ...] = (
         reads=frozenset({t.NAMES, t.PRINTINGS}),
         silent=lambda d: d.card_pool is None,
         hint=rule_hints.hint_card_pool,
+        named_only=True,
         meter=rule_meters.meter_card_pool,
         meter_rank=8,
         line_label=gettext_noop("Outside the ruler's card pool"),
@@ -208,6 +224,7 @@ RULES: tuple[Rule, ...] = (
         shared_by=("faction",),
         silent=lambda d: d.faction_quota is None,
         hint=rule_hints.hint_faction_quota,
+        named_only=True,
         meter=rule_meters.meter_faction_quota,
         meter_rank=7,
         line_label=gettext_noop("Over the per-faction quota"),
@@ -220,6 +237,7 @@ RULES: tuple[Rule, ...] = (
         reads=frozenset({t.NAMES}),
         silent=lambda d: not d.banned_cards,
         hint=rule_hints.hint_banned_card,
+        named_only=True,
         line_label=gettext_noop("Banned for this ruler"),
     ),
     Rule(
@@ -230,6 +248,7 @@ RULES: tuple[Rule, ...] = (
         reads=frozenset({t.RESOURCE_CARDS}),
         shared_by=(),
         hint=rule_hints.hint_resource_cards,
+        hint_alone=True,
         meter=rule_meters.meter_resource_cards,
         meter_rank=6,
         line_label=gettext_noop("Wrong number of resource cards"),

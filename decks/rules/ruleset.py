@@ -76,6 +76,13 @@ class DeckRules:
     banned_cards: frozenset[str]
     resource_cards: int
 
+    def lowest_copy_limit(self) -> int:
+        """The fewest copies of a name any of these limits allows: no name at or under it breaks one."""
+        lowest = self.max_copies
+        for exception in self.max_copies_exceptions:
+            lowest = min(lowest, exception.max_copies)
+        return lowest
+
 
 _sources: dict[tuple[int, str], tuple[RulesInForce, str]] = {}
 

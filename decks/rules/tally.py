@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from operator import attrgetter
 
 from .ruleset import RulesInForce
 from .types import _EMPTY, ENERGY, RESOURCES, UNIT, CardFacts, DeckEntry, DeckSnapshot, Summary
@@ -13,6 +12,9 @@ from .types import _EMPTY, ENERGY, RESOURCES, UNIT, CardFacts, DeckEntry, DeckSn
 # what it said before: the card browser's hints (hints.Additions) then need not run it again.
 SIZE = "size"  # the deck's card count
 COPIES = "copies"  # the copies of each name (every copy moves its own name's)
+# The names with more copies than the lowest copy limit, and their copies (a copy moves them only when it
+# takes its name past that limit, see moved_by: the copy limit's check reads no other name's copies).
+PAST_LOWEST_LIMIT = "copies past the lowest limit"
 NAMES = "names"  # which names the deck holds, with their facts
 PRINTINGS = "printings"  # the printings named of each name (counted only under a card pool)
 LEVELS = "levels"  # the level total and the names with a level
@@ -24,11 +26,22 @@ ENERGY_NAMES = "energy"  # the energy names in the deck (not the resources)
 FACTIONS = "factions"  # the cards of each faction: their number and names
 RESOURCE_CARDS = "resources"  # the resource cards: their number and names
 ASPECTS = frozenset(
-    {SIZE, COPIES, NAMES, PRINTINGS, LEVELS, NEGATIVE_LEVELS, CNT_CARDS, LEGENDS, UNIT_NAMES, ENERGY_NAMES}
+    {
+        SIZE,
+        COPIES,
+        PAST_LOWEST_LIMIT,
+        NAMES,
+        PRINTINGS,
+        LEVELS,
+        NEGATIVE_LEVELS,
+        CNT_CARDS,
+        LEGENDS,
+        UNIT_NAMES,
+        ENERGY_NAMES,
+    }
     | {FACTIONS, RESOURCE_CARDS}
 )
 _RESOURCE_COPY = frozenset({RESOURCE_CARDS})
-_LEGEND = attrgetter("legend")
 
 
 def with_one_more(deck: DeckSnapshot, card: CardFacts, printing: str | None, section: str) -> DeckSnapshot:
@@ -58,6 +71,9 @@ class Tally:
     cnt: int
     resources: int
     faction_counts: dict[str, int]
+    # The legendary names (a truthy `legend`), counted once: each card the browser's hints test asks it of the
+    # deck with its copy (summary), and the legendary card cap's check needs no names when under the cap.
+    legends: int
 
     @classmethod
     def of(cls, deck: DeckSnapshot, rules: RulesInForce | None = None) -> Tally:
@@ -81,7 +97,7 @@ class Tally:
         counts: dict[str, int] = {}
         printings: dict[str, set[str | None]] = {}
         faction_counts: dict[str, int] = {}
-        size = level = cnt = 0
+        size = level = cnt = legends = 0
         # Half the cost of counting a 50-name deck went into these sets (docs/benchmarks.md).
         with_printings = rules is None or rules.deck.card_pool is not None
         for entry in deck.main:
@@ -96,6 +112,8 @@ class Tally:
                 counts[name] = count
                 if with_printings:
                     printings[name] = {entry.printing}
+                if card.legend:
+                    legends += 1
             size += count
             if card.level:
                 level += card.level * count
@@ -104,7 +122,7 @@ class Tally:
             if card.faction is not None:
                 faction_counts[card.faction] = faction_counts.get(card.faction, 0) + count
         resources = sum(entry.count for entry in deck.resources)
-        return cls(deck, cards, counts, printings, size, level, cnt, resources, faction_counts)
+        return cls(deck, cards, counts, printings, size, level, cnt, resources, faction_counts, legends)
 
     def plus_one(self, card: CardFacts, printing: str | None, section: str, rules: RulesInForce | None) -> Tally:
         """The tally of with_one_more(deck, …) without counting the deck again (the browser's hints
@@ -121,10 +139,16 @@ class Tally:
         if section == RESOURCES:
             return Tally(
                 deck, self.cards, self.counts, self.printings, self.size, self.level, self.cnt,
-                self.resources + 1, self.faction_counts,
+                self.resources + 1, self.faction_counts, self.legends,
             )  # fmt: skip
         name = card.name
-        cards = self.cards if name in self.cards else {**self.cards, name: card}
+        legends = self.legends
+        if name in self.cards:
+            cards = self.cards
+        else:
+            cards = {**self.cards, name: card}
+            if card.legend:
+                legends += 1
         counts = {**self.counts, name: self.counts.get(name, 0) + 1}
         printings = self.printings
         if rules is None or rules.deck.card_pool is not None:
@@ -134,7 +158,7 @@ class Tally:
             factions = {**factions, card.faction: factions.get(card.faction, 0) + 1}
         level = self.level + (card.level or 0)
         cnt = self.cnt + (1 if card.cnt else 0)
-        return Tally(deck, cards, counts, printings, self.size + 1, level, cnt, self.resources, factions)
+        return Tally(deck, cards, counts, printings, self.size + 1, level, cnt, self.resources, factions, legends)
 
     def moved_by(
         self, card: CardFacts, printing: str | None, section: str, rules: RulesInForce | None
@@ -152,6 +176,9 @@ class Tally:
             return ASPECTS
         new = known is None
         moved = [SIZE, COPIES]
+        # Most copies the browser tests are a name's first few: no copy limit can then be broken by them.
+        if rules is None or self.counts.get(name, 0) + 1 > rules.deck.lowest_copy_limit():
+            moved.append(PAST_LOWEST_LIMIT)
         if new:
             moved.append(NAMES)
         if (rules is None or rules.deck.card_pool is not None) and (new or printing not in self.printings[name]):
@@ -172,15 +199,34 @@ class Tally:
             moved.append(FACTIONS)
         return frozenset(moved)
 
+    def summary_with_one_more(self, card: CardFacts, section: str) -> Summary:
+        """plus_one(card, …).summary() without the tally (the browser's hints read the totals with a copy of
+        most cards they test, and the counts of few): the totals one more copy moves, moved."""
+        if section == RESOURCES:
+            return Summary(
+                size=self.size, level=self.level, cnt=self.cnt, legends=self.legends,
+                factions=tuple(sorted(self.faction_counts)), resources=self.resources + 1,
+            )  # fmt: skip
+        new = card.name not in self.cards
+        factions = self.faction_counts.keys()
+        if card.faction is not None and card.faction not in factions:
+            factions = {*factions, card.faction}  # type: ignore[assignment]
+        return Summary(
+            size=self.size + 1,
+            level=self.level + (card.level or 0),
+            cnt=self.cnt + (1 if card.cnt else 0),
+            legends=self.legends + (1 if new and card.legend else 0),
+            factions=tuple(sorted(factions)),
+            resources=self.resources,
+        )
+
     def summary(self) -> Summary:
         """The deck's totals, as a report carries them."""
         return Summary(
             size=self.size,
             level=self.level,
             cnt=self.cnt,
-            # The legendary names (a truthy `legend`), counted without a Python loop: asked once per card the
-            # browser's hints test.
-            legends=len(list(filter(None, map(_LEGEND, self.cards.values())))),
+            legends=self.legends,
             factions=tuple(sorted(self.faction_counts)),
             resources=self.resources,
         )

@@ -86,7 +86,7 @@ def _language(context: template.Context) -> str | None:
 def partial_memo(context: template.Context, name: str, **values: Any) -> SafeString:
     partial = _partial(context, name)
     # The language too: the same row reads differently in English and in Japanese.
-    key = (partial, _language(context), tuple((k, _key(v)) for k, v in values.items()))
+    key = (partial, _language(context), tuple((k, _key(v)) for k, v in values.items()), context.use_l10n)
     return _rendered(context, partial, key, values)
 
 
@@ -101,11 +101,15 @@ def partial_memo_each(context: template.Context, name: str, as_name: str, items:
     partial = _partial(context, name)
     language = _language(context)
     shared = tuple((k, _key(v)) for k, v in values.items())
+    l10n = context.use_l10n
     # Safe: each row is a partial's output, escaped as it was rendered.
     return mark_safe(
         "".join(
             _rendered(
-                context, partial, (partial, language, ((as_name, _key(item)), *shared)), {as_name: item, **values}
+                context,
+                partial,
+                (partial, language, ((as_name, _key(item)), *shared), l10n),
+                {as_name: item, **values},
             )
             for item in items
         )
@@ -131,7 +135,9 @@ def _partial(context: template.Context, name: str) -> Any:
 def _rendered(context: template.Context, partial: Any, key: Hashable, values: dict[str, Any]) -> SafeString:
     html = _rows.get(key)
     if html is None:
-        html = partial.render(template.Context(values, autoescape=context.autoescape))
+        # Localized as the page is ({% localize off %} in a change's answer): each number a localized part
+        # shows asks get_language() (asgiref's Local, ~20 k instructions) to format it.
+        html = partial.render(template.Context(values, autoescape=context.autoescape, use_l10n=context.use_l10n))
         if len(_rows) >= MAX_ROWS:
             _rows.clear()
         _rows[key] = html

@@ -183,3 +183,22 @@ def test_a_render_reads_its_language_once_and_each_render_its_own(monkeypatch):
     assert len(asked) == 4  # one per render (the two of `memo` included)
     assert japanese != english
     assert english == page.render({"hint": hint, "rows": rows})
+
+
+def _memo_localized(l10n: str, line: DeckLine) -> str:
+    loop = engines["django"].from_string(
+        "{% load l10n editor_partials %}{% localize " + l10n + ' %}{% partial_memo "line" line=line %}{% endlocalize %}'
+    )
+    loop.template.origin.template_name = PAGE
+    return loop.render({"line": line})
+
+
+def test_a_part_shows_its_numbers_localized_as_its_page_does(settings):
+    # With a thousand separator, a localized number reads differently: a part drawn in a {% localize off %}
+    # answer (a change's) is drawn so, and not reused for a page that localizes, nor the other way round.
+    settings.USE_THOUSAND_SEPARATOR = True
+    line = DeckLine("TS-001", "main", 1234, SQUIRE)
+
+    assert 'data-count="1234"' in _memo_localized("off", line)
+    assert 'data-count="1,234"' in _memo_localized("on", line)
+    assert 'data-count="1234"' in _memo_localized("off", line)

@@ -87,15 +87,10 @@ PARTS = {
         },
     ),
     "decks/_odds.html#odds-form-head": (
-        {"url": "/decks/new/odds/", "choices": range(1, 5), "k": 1, "groups": [OPTION], "group": "picked"},
-        {
-            "url": "/decks/abc/odds/",
-            "choices": range(1, 4),
-            "k": 2,
-            "groups": [OPTION._replace(text="CNT cards (5)")],
-            "group": "cnt",
-        },
+        {"url": "/decks/new/odds/", "choices": range(1, 5), "k": 1},
+        {"url": "/decks/abc/odds/", "choices": range(1, 4), "k": 2},
     ),
+    "decks/_odds.html#odds-form-middle": ({"group": "picked"}, {"group": "cnt"}),
     "decks/_odds.html#odds-pick": (
         {"names": ["A", "B"], "picked": ("A",)},
         {"names": ["A", "C"], "picked": ("B",)},
