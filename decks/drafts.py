@@ -433,21 +433,9 @@ def deck_judge(
     draft = DeckDraft(
         ruler=ruler, geas=geas, attribute=attribute or "", rules_date=on, main=main_counts, resources=resource_counts
     )
-    if chosen is None:
-        deck = DeckSnapshot(
-            _chosen_entries(main_counts, facts), _chosen_entries(resource_counts, facts), attribute or None
-        )
-    else:
-        sections = {Section.MAIN: main_counts, Section.RESOURCES: resource_counts}
-        deck = deck_snapshot_of(sections=sections, attribute=draft.attribute, facts=facts, chosen=chosen)
+    sections = {Section.MAIN: main_counts, Section.RESOURCES: resource_counts}
+    deck = deck_snapshot_of(sections=sections, attribute=draft.attribute, facts=facts, chosen=chosen)
     return DraftJudgement(draft, choice, deck, validate_deck(deck, choice.rules), facts, ())
-
-
-def _chosen_entries(counts: Mapping[str, int], facts: Mapping[str, CardFacts]) -> tuple[DeckEntry, ...]:
-    """deck_snapshot_of's entries of a section whose every printing has facts and was chosen (the
-    validate API's usual body, see _known_printings_counts), made in one expression."""
-    remembered = _ENTRIES.get
-    return tuple([remembered((id(facts[n]), c, n)) or deck_entry(facts[n], c, n) for n, c in sorted(counts.items())])
 
 
 def _known_printings_counts(

@@ -262,11 +262,17 @@ def _remembered_blockers(state: JudgedDeck) -> _Blockers:
     """
     deck, rules = state.judgement.deck, state.rules
     key = (id(rules), deck.main, deck.resources, deck.attribute, tuple(deck.sections.items()))
-    held = _blockers.get(key)
+    return _held(_blockers, key, rules)
+
+
+def _held(memo: dict[Hashable, tuple[RulesInForce, dict[Any, Any]]], key: Hashable, rules: RulesInForce) -> Any:
+    """The dict remembered in `memo` under `key` for these very rules (a new one if there is none, if the
+    rules' id is another object's, or if it is full), within MAX_DECKS keys and MAX_CARDS entries a key."""
+    held = memo.get(key)
     if held is None or held[0] is not rules or len(held[1]) >= MAX_CARDS:
-        if len(_blockers) >= MAX_DECKS:
-            _blockers.clear()
-        held = _blockers[key] = (rules, {})
+        if len(memo) >= MAX_DECKS:
+            memo.clear()
+        held = memo[key] = (rules, {})
     return held[1]
 
 
@@ -292,12 +298,7 @@ def _remembered_hints(state: JudgedDeck) -> dict[str, tuple[str, ...]]:
         draft.attribute,
         tuple((section, tuple(counts.items())) for section, counts in draft.others.items()),
     )
-    held = _hints.get(key)
-    if held is None or held[0] is not rules or len(held[1]) >= MAX_CARDS:
-        if len(_hints) >= MAX_DECKS:
-            _hints.clear()
-        held = _hints[key] = (rules, {})
-    return held[1]
+    return _held(_hints, key, rules)
 
 
 def _over_limit(state: JudgedDeck) -> set[str]:
