@@ -110,18 +110,10 @@ def _remember(memo: dict[Hashable, Any], key: Hashable, value: Any) -> None:
     memo[key] = value
 
 
-def _rows(odds: DeckDrawOdds, language: str | None = None) -> tuple[ChanceRow, ...]:
-    """The table's rows, worded in the active language (a cell's title; `language`: it, when the caller has
-    looked it up): the same for every deck with the same draw pattern, size, group count and k (odds.rows is
-    worked out from these alone)."""
-    key = (
-        language or get_language(),
-        odds.pattern,
-        odds.deck_size,
-        odds.group.count if odds.group else 0,
-        odds.k,
-        len(odds.rows),
-    )
+def _rows(odds: DeckDrawOdds) -> tuple[ChanceRow, ...]:
+    """The table's rows, worded in the active language (a cell's title): the same for every deck with the
+    same draw pattern, size, group count and k (odds.rows is worked out from these alone)."""
+    key = (get_language(), odds.pattern, odds.deck_size, odds.group.count if odds.group else 0, odds.k, len(odds.rows))
     rows = _rows_made.get(key)
     if rows is None:
         rows = tuple(
@@ -131,12 +123,11 @@ def _rows(odds: DeckDrawOdds, language: str | None = None) -> tuple[ChanceRow, .
     return rows
 
 
-def _group_options(odds: DeckDrawOdds, language: str | None = None) -> dict[str, list[GroupOption]]:
-    """The group picker's options, split into groups and single cards once (not two template loops over all);
-    `language`: the active one, when the caller has looked it up."""
+def _group_options(odds: DeckDrawOdds) -> dict[str, list[GroupOption]]:
+    """The group picker's options, split into groups and single cards once (not two template loops over all)."""
     chosen = odds.group.key if odds.group else None
     # The catalog's version too: a name is worded in Japanese as the catalog has it (cards.names).
-    worded_in = (language or get_language(), catalog_token())
+    language = (get_language(), catalog_token())
     groups: list[GroupOption] = []
     cards: list[GroupOption] = []
     for g in odds.groups:
@@ -144,7 +135,7 @@ def _group_options(odds: DeckDrawOdds, language: str | None = None) -> dict[str,
         # A Wording by its template and values (two wordings of one English text may read differently in
         # another language), a plain label by its text; the key by its text too (the group it picks).
         said = (label.template, tuple(label.values.items())) if type(label) is Wording else (str, label)
-        key = (worded_in, g.key, said, g.count, g.key == chosen)
+        key = (language, g.key, said, g.count, g.key == chosen)
         option = _options_made.get(key)
         if option is None:
             option = GroupOption(g.key, f"{word(label)} ({g.count})", g.key == chosen)
@@ -203,11 +194,11 @@ class OddsSummary:
     game: str = ""
 
     @classmethod
-    def of(cls, odds: DeckDrawOdds, language: str | None = None) -> OddsSummary | None:
+    def of(cls, odds: DeckDrawOdds) -> OddsSummary | None:
         group = odds.group
         if group is None:
             return None
-        label, pattern = word(group.label), _summary_words(language or get_language(), odds.pattern)
+        label, pattern = word(group.label), _summary_words(get_language(), odds.pattern)
         choice = odds.judgement.choice
         if choice is None:
             return cls(False, label, pattern, group.count, odds.deck_size, game=odds.judgement.game.name)
@@ -256,13 +247,11 @@ def odds_panel_context(
     else:
         most = min(odds.group.count, 10) if odds.group else 1
         # A tuple: the table and chart are drawn once per distinct rows (partial_memo), their key.
-        # The active language, looked up once for the panel's remembered parts (asgiref's Local: ~20 k instructions).
-        language = get_language()
-        rows = tuple(_rows(odds, language))
+        rows = tuple(_rows(odds))
         context.update(odds=odds, odds_rows=rows, k_choices=range(1, max(1, most) + 1))
         # Every turn the same going first or second: one column, said once.
         context["odds_same"] = all(row.same for row in rows)
-        context["odds_options"] = _group_options(odds, language)
+        context["odds_options"] = _group_options(odds)
         context["odds_help"] = OddsHelp.of(odds)
-        context["odds_summary"] = OddsSummary.of(odds, language)
+        context["odds_summary"] = OddsSummary.of(odds)
     return context

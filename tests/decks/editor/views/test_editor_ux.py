@@ -332,8 +332,8 @@ def test_the_draw_odds_keep_two_columns_when_a_turn_differs_and_merge_the_turns_
 
     real_rows = panel._rows
 
-    def rows_with_a_different_first_turn(odds, language=None):
-        rows = real_rows(odds, language)
+    def rows_with_a_different_first_turn(odds):
+        rows = real_rows(odds)
         return [changed(rows[0], second=panel.Chance.of(Fraction(1, 2))), *rows[1:]]
 
     monkeypatch.setattr(panel, "_rows", rows_with_a_different_first_turn)
