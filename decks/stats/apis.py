@@ -27,6 +27,15 @@ class MonthSerializer(serializers.Serializer):
     shares = ShareSerializer(many=True)
 
 
+class GameSerializer(serializers.Serializer):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    decks = serializers.IntegerField(help_text="The game's public decks counted.")
+    identity_label = serializers.CharField(help_text="What the game's identity cards are called (Kingdom, Hero).")
+    identity = ShareSerializer(many=True, help_text="Each identity card's share of the game's public decks.")
+    cards = ShareSerializer(many=True, help_text="The most played main-deck cards; detail: average copies per deck.")
+
+
 class StatisticsApi(APIView):
     permission_classes = [AllowAny]
 
@@ -43,6 +52,9 @@ class StatisticsApi(APIView):
         top_cards = ShareSerializer(many=True)
         curve = ShareSerializer(many=True, help_text="label: level; detail: average copies per deck.")
         months = MonthSerializer(many=True)
+        games = GameSerializer(
+            many=True, help_text="Each other game with public decks (the figures above are Gate Ruler's)."
+        )
 
     @extend_schema(
         parameters=[OpenApiParameter("ruler", OpenApiTypes.STR, description="A ruler's slug: figures of its decks.")],

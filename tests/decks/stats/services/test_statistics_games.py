@@ -55,3 +55,21 @@ def test_a_game_cards_page_shows_its_share_of_its_games_decks(client, game_catal
 
     assert "Played in 50.0% of public Ruler&#x27;s Gambit decks (1)" in html
     assert "<th>Ruler</th>" not in html
+
+
+def test_the_api_gives_each_other_games_figures(client, deck_catalog, game_catalog, user):
+    deck_save(owner=user, draft=DeckDraft(ruler="apprentice", main=legal_apprentice_main()), visibility="public")
+    game_deck(user, gambit_draft())
+    game_deck(user, gambit_draft(name="Tides", others={"kingdom": {"RGT-002": 1}}, main={"RGT-011": 1}))
+    statistics_recompute(min_pair_decks=1, min_pair_share=0)
+
+    body = client.get("/api/v1/statistics/").json()
+
+    assert body["decks"] == 1  # Gate Ruler's figures stay Gate Ruler's
+    [gambit] = body["games"]  # no public GateRunners deck: no figures for it
+    assert (gambit["slug"], gambit["name"], gambit["decks"]) == ("rulers-gambit", "Ruler's Gambit", 2)
+    assert gambit["identity_label"] == "Kingdom"
+    assert {s["label"]: s["share"] for s in gambit["identity"]}["Fire Kingdom"] == 0.5
+    imp = next(s for s in gambit["cards"] if s["label"] == "Ember Imp 1")
+    assert (imp["decks"], imp["share"], imp["detail"]) == (2, 1.0, "avg 1.5 copies")
+    assert imp["href"].startswith("/cards/")
