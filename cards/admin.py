@@ -376,9 +376,14 @@ class RulerAdmin(_RevisionRevalidates, admin.ModelAdmin):
         self.message_user(request, "Re-judging queued; My decks shows the new verdicts when it is done.")
 
 
+# A revision's editable fields after the ruler or geas it belongs to (the model lists theirs last).
+_REVISION_FIELDS = ["effective_from", "document", "source", "data"]
+
+
 @admin.register(RulerRevision)
 class RulerRevisionAdmin(_RevisionRevalidates, admin.ModelAdmin):
     list_display = ["ruler", "effective_from", "document", "updated_at"]
+    fields = ["ruler", *_REVISION_FIELDS]
     list_filter = ["document", "ruler"]
 
 
@@ -403,6 +408,7 @@ class GeasAdmin(_RevisionRevalidates, admin.ModelAdmin):
 @admin.register(GeasRevision)
 class GeasRevisionAdmin(_RevisionRevalidates, admin.ModelAdmin):
     list_display = ["geas", "effective_from", "document", "updated_at"]
+    fields = ["geas", *_REVISION_FIELDS]
 
 
 @admin.register(RulesDocument)

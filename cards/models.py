@@ -208,10 +208,9 @@ class Ruler(models.Model):
         return f"{self.code} {self.name}".strip()
 
 
-class RulerRevision(models.Model):
-    """Everything the rules say of a ruler from one date on (the whole ruler object of data/rules.json)."""
+class RulesRevision(models.Model):
+    """What a ruler's or a geas's revision holds: its rules data from one date on, and how load_rules wrote it."""
 
-    ruler = models.ForeignKey(Ruler, on_delete=models.CASCADE, related_name="revisions")
     effective_from = models.DateField()
     document = models.CharField(
         max_length=100,
@@ -227,6 +226,15 @@ class RulerRevision(models.Model):
     loaded_json = models.TextField(blank=True, editable=False)
     position = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
     updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        abstract = True
+
+
+class RulerRevision(RulesRevision):
+    """Everything the rules say of a ruler from one date on (the whole ruler object of data/rules.json)."""
+
+    ruler = models.ForeignKey(Ruler, on_delete=models.CASCADE, related_name="revisions")
 
     class Meta:
         ordering = ["ruler__position", "-effective_from"]
@@ -259,20 +267,8 @@ class Geas(models.Model):
         return self.name
 
 
-class GeasRevision(models.Model):
+class GeasRevision(RulesRevision):
     geas = models.ForeignKey(Geas, on_delete=models.CASCADE, related_name="revisions")
-    effective_from = models.DateField()
-    document = models.CharField(max_length=100)
-    source = models.CharField(max_length=200, blank=True)
-    data = models.JSONField()
-    # Hash of the data as load_rules last wrote it: a different hash now means an admin edited it.
-    loaded_sha256 = models.CharField(max_length=64, blank=True, editable=False)
-    # The data as load_rules last wrote it, as JSON text in the file's key order (PostgreSQL's
-    # jsonb keeps no key order), and its place in its document: dump_rules writes the file back
-    # byte for byte from these. Empty and null for a revision added in the admin.
-    loaded_json = models.TextField(blank=True, editable=False)
-    position = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["geas__name", "-effective_from"]

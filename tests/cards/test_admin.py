@@ -24,6 +24,16 @@ def test_it_lists_the_rules_for_admins(admin_client, url):
     assert admin_client.get(url).status_code == 200
 
 
+@pytest.mark.parametrize(("model", "owner"), [("rulerrevision", "ruler"), ("geasrevision", "geas")])
+def test_a_revisions_form_asks_for_its_owner_first(admin_client, model, owner):
+    html = admin_client.get(f"/admin/cards/{model}/add/").content.decode()
+
+    names = [f'name="{name}"' for name in (owner, "effective_from", "document", "source", "data")]
+    positions = [html.index(name) for name in names]
+    assert positions == sorted(positions)
+    assert "Key of the rules document" in html  # the help both kinds of revision share
+
+
 def test_it_shows_a_ruler_with_its_revisions(admin_client):
     from cards.models import Ruler
 
