@@ -261,6 +261,9 @@ REST_FRAMEWORK = {
 CACHES = {"default": env.cache("CACHE_URL", default=env.str("REDIS_URL", default="") or "locmemcache://")}
 # The cache may share its Redis database with Celery's queue: its keys carry a prefix of their own.
 CACHES["default"].setdefault("KEY_PREFIX", "gatesite")
+# Django's Redis cache with a client kept per connection pool (gatesite/cache.py).
+if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
+    CACHES["default"]["BACKEND"] = "gatesite.cache.RedisCache"
 # Sessions: with a cache every process shares (Redis, CACHE_URL) they are read from it and written
 # through to the database (cached_db): an editor click reads its session from the cache, not with a
 # query, and a session outlives a flushed cache. With the per-process memory (the embedded default)

@@ -84,7 +84,7 @@ def test_the_cache_is_redis_when_redis_url_is_set():
 
     assert process.returncode == 0, process.stderr
     backend, location = process.stdout.split()
-    assert backend.endswith("RedisCache")
+    assert backend == "gatesite.cache.RedisCache"  # Django's, keeping a client per pool
     assert location == "redis://redis.example:6379/0"
 
 
