@@ -134,6 +134,17 @@ def test_a_main_deck_card_whose_colour_changes_makes_the_deck_illegal(gambit, ru
     assert (deck.legal, deck.illegal_since, deck.verdict_reason) == (True, None, "")
 
 
+def test_a_csv_import_that_changes_a_cards_colour_rejudges_the_deck_too(gambit, django_capture_on_commit_callbacks):
+    columns = "game,set_code,set_name,release_date,number,name,type,colours,cost,race,attack,defence,critical,rarity,text"
+    row = "rulers-gambit,RGT,Ruler's Gambit Test Set,2025-06-01,RGT-015,Imp 5,unit,blue,2,Elf,3,2,1,C,Text."
+    with django_capture_on_commit_callbacks(execute=True):
+        card_catalog_import(files=[parse_card_file("rg.csv", f"{columns}\n{row}\n".encode())])
+
+    deck = Deck.objects.get(pk=gambit.pk)
+    assert (deck.legal, deck.illegal_since) == (False, TODAY)  # no effective date given: today
+    assert deck.verdict_reason == "Colour not allowed by the Kingdom Fire Kingdom (red): Imp 5 (blue)."
+
+
 def test_the_verdict_written_is_the_one_a_save_of_the_deck_would_write(gambit, run_import, user):
     run_import("rulers-gambit", kingdom(colours=("blue",)))
 
