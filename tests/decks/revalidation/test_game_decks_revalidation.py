@@ -135,7 +135,9 @@ def test_a_main_deck_card_whose_colour_changes_makes_the_deck_illegal(gambit, ru
 
 
 def test_a_csv_import_that_changes_a_cards_colour_rejudges_the_deck_too(gambit, django_capture_on_commit_callbacks):
-    columns = "game,set_code,set_name,release_date,number,name,type,colours,cost,race,attack,defence,critical,rarity,text"
+    columns = (
+        "game,set_code,set_name,release_date,number,name,type,colours,cost,race,attack,defence,critical,rarity,text"
+    )
     row = "rulers-gambit,RGT,Ruler's Gambit Test Set,2025-06-01,RGT-015,Imp 5,unit,blue,2,Elf,3,2,1,C,Text."
     with django_capture_on_commit_callbacks(execute=True):
         card_catalog_import(files=[parse_card_file("rg.csv", f"{columns}\n{row}\n".encode())])
