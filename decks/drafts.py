@@ -4,7 +4,7 @@ Every way a deck reaches the engine goes through this module: a saved deck (made
 decks.saved_drafts.deck_draft_of), the editor's session draft, a share link and a pasted deck list
 (both become a DeckDraft), the body
 of the validate and deck APIs (deck lines by collector number or name: draft_section_of_lines),
-and the revalidation job's rows (deck_snapshot_of). A DeckDraft is the common form: copies per
+and the revalidation job's rows (deck_snapshot_of, game_snapshot_of). A DeckDraft is the common form: copies per
 collector number, per section.
 
 **Cards the catalog does not know** (the one rule, stated once):

@@ -1,19 +1,25 @@
-"""Re-judge stored decks when the rules or a card's rules text change, and record their verdicts.
+"""Re-judge stored decks when the rules or a card's rules fields change, and record their verdicts.
 
 A change affects: a ruler revision, the decks of that ruler; a geas revision, the decks with
-that geas; a card's rules fields, the decks that play it (deck or resources). Only those are
-loaded and judged, by the pure engine (decks.rules.engine.validate_deck), in chunks: the
-card facts and the parsed rules are loaded once per job, not once per deck.
+that geas; a card's rules fields, the decks that play it in a section their game judges (any
+game's: Gate Ruler's deck and resources, Ruler's Gambit's Kingdom and main deck, GateRunners'
+Hero, Gates and main deck; never the considering board). Only those are loaded and judged, in
+chunks, each by its game's rules as a save judges it (decks.drafts): a deck of a game whose
+identity is a ruler by the rules of its ruler and geas in force on its date
+(decks.rules.engine.validate_deck), a deck of another game by its game's data
+(decks.rules.judge.judge). The card facts, the parsed rules and each game's definition are
+loaded once per job, not once per deck or chunk.
 
 A deck's verdict: `legal`, `judged_on` (the date whose rules judged it: its rules date, or
 today), and when it turns illegal `illegal_since` (the date of the change) with
-`verdict_reason` (the first violation). A deck legal again has both cleared. A verdict
-recomputed from the deck as it is: running a job twice writes nothing the second time.
+`verdict_reason` (the first violation), the same fields a save writes (decks.services). A deck
+legal again has both cleared. A verdict recomputed from the deck as it is: running a job twice
+writes nothing the second time.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import asdict, dataclass
 from datetime import date, timedelta
 from typing import Any
@@ -22,11 +28,14 @@ from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
+from cards.games import UnknownGameError, game_get, games
 from cards.models import GeasRevision, RulerRevision
 from cards.rules_selectors import rules_choice_get
-from decks.drafts import JUDGED_SECTIONS, card_facts_by_number, deck_snapshot_of
-from decks.models import Deck, DeckCard, Section
+from decks.drafts import card_facts_by_number, deck_snapshot_of, game_card_facts, game_snapshot_of
+from decks.models import Deck, DeckCard
 from decks.rules.engine import validate_deck
+from decks.rules.games import GameDefinition
+from decks.rules.judge import judge as game_judge
 from decks.rules.ruleset import RulesInForce
 from decks.rules.types import CardFacts
 from gatesite.errors import ApplicationError
@@ -35,6 +44,11 @@ from gatesite.iterables import chunks
 # Decks judged (and locked against a concurrent save) per transaction.
 CHUNK_SIZE = 1000
 _VERDICT_FIELDS = ("legal", "judged_on", "illegal_since", "verdict_reason")
+
+
+def judged_sections() -> tuple[str, ...]:
+    """Every section some game judges: each game's sections in its data (the considering board is none of them)."""
+    return tuple(dict.fromkeys(key for game in games().values() for key in game.section_keys()))
 
 
 @dataclass
@@ -51,7 +65,11 @@ class RevalidationResult:
 def decks_affected(
     *, ruler_ids: Collection[int] = (), geas_ids: Collection[int] = (), card_ids: Collection[int] = ()
 ) -> Q:
-    """The decks a change to these rulers', geases' or cards' rules can change the verdict of."""
+    """The decks a change to these rulers', geases' or cards' rules can change the verdict of.
+
+    A card's: the decks of any game playing it in a judged section (a deck holds only its own
+    game's sections besides the considering board, so one list of sections serves every game).
+    """
     condition = Q(pk__in=[])
     if ruler_ids:
         condition |= Q(ruler_id__in=list(ruler_ids))
@@ -59,7 +77,7 @@ def decks_affected(
         condition |= Q(geas_id__in=list(geas_ids))
     if card_ids:
         plays = DeckCard.objects.filter(
-            deck=OuterRef("pk"), section__in=JUDGED_SECTIONS, printing__card_id__in=list(card_ids)
+            deck=OuterRef("pk"), section__in=judged_sections(), printing__card_id__in=list(card_ids)
         )
         condition |= Q(Exists(plays))
     return condition
@@ -77,9 +95,10 @@ def decks_revalidate(
 
     1. The affected decks' ids, in id order (one query).
     2. Per chunk, in a transaction: lock the decks (a save waits, so no verdict is written over a
-       newer list), read their lines (one query), fetch facts of printings not seen yet (one
-       query), judge each deck with the rules in force on its date (parsed once per ruler, geas
-       and date), and write only the verdicts that differ (one bulk UPDATE).
+       newer list), read their lines (one query), fetch facts of Gate Ruler printings not seen
+       yet (one query) and of each other game met for the first time (its whole catalog, one
+       query), judge each deck by its game's rules (a ruler's in force on its date, parsed once
+       per ruler, geas and date), and write only the verdicts that differ (one bulk UPDATE).
     A chunk commits on its own: a job stopped midway leaves finished chunks recorded, and a retry
     recomputes the same verdicts (nothing written where nothing differs).
     """
@@ -88,10 +107,9 @@ def decks_revalidate(
     result = RevalidationResult()
     if not (ruler_ids or geas_ids or card_ids):
         return result
-    # Decks judged by a ruler's rules only: another game's rules are its data's and do not change by date.
+    # Every game's decks: a ruler or geas change reaches only decks with that ruler or geas (Gate Ruler's).
     ids = list(
-        Deck.objects.filter(ruler__isnull=False)
-        .filter(decks_affected(ruler_ids=ruler_ids, geas_ids=geas_ids, card_ids=card_ids))
+        Deck.objects.filter(decks_affected(ruler_ids=ruler_ids, geas_ids=geas_ids, card_ids=card_ids))
         .order_by("pk")
         .values_list("pk", flat=True)
     )
@@ -136,14 +154,37 @@ def decks_revalidate_enqueue(
 
 
 class _Judge:
-    """Card facts and parsed rules, loaded once per job and shared by its chunks."""
+    """Games, card facts and parsed rules, loaded once per job and shared by its chunks."""
 
     def __init__(self, *, today: date) -> None:
         self.today = today
+        # Gate Ruler's facts by collector number (those of the decks judged so far).
         self.facts: dict[str, CardFacts] = {}
         self.rules: dict[tuple[str, str | None, date], RulesInForce | str] = {}
+        # Each game met, or the message saying why its deck cannot be judged (no such game any more).
+        self.games: dict[str, GameDefinition | str] = {}
+        # Every card of each game besides those judged by a ruler, by collector number (cards.game_catalog).
+        self.game_facts: dict[str, Mapping[str, CardFacts]] = {}
 
-    def learn(self, numbers: set[str]) -> None:
+    def game_of(self, slug: str) -> GameDefinition | str:
+        if slug not in self.games:
+            try:
+                self.games[slug] = game_get(slug)
+            except UnknownGameError as exc:
+                self.games[slug] = f"game: {exc}"  # as a save of the deck would say (decks.drafts._game_of)
+        return self.games[slug]
+
+    def learn(self, decks: list[dict[str, Any]], lines: Mapping[int, list[tuple[str, str, int]]]) -> None:
+        """Fetch the facts this chunk's decks need and the job lacks: one query for Gate Ruler, one per new game."""
+        numbers: set[str] = set()
+        for deck in decks:
+            game = self.game_of(deck["game"])
+            if isinstance(game, str):
+                continue
+            if game.identity == "ruler":
+                numbers.update(number for number, _, _ in lines[deck["pk"]])
+            elif game.slug not in self.game_facts:
+                self.game_facts[game.slug] = game_card_facts(game)
         missing = numbers - self.facts.keys()
         if missing:
             self.facts.update(card_facts_by_number(missing))
@@ -159,16 +200,25 @@ class _Judge:
         return self.rules[key]
 
     def verdict(self, deck: dict[str, Any], lines: list[tuple[str, str, int]]) -> tuple[bool, date, str]:
-        """(legal, judged on, first violation message) of one deck."""
+        """(legal, judged on, first violation message) of one deck, as a save of it would judge it."""
         on = deck["rules_date"] or self.today
-        rules = self.rules_for(deck["ruler__slug"], deck["geas__slug"], on)
-        if isinstance(rules, str):
-            return False, on, rules
-        sections: dict[str, dict[str, int]] = {Section.MAIN: {}, Section.RESOURCES: {}}
+        game = self.game_of(deck["game"])
+        if isinstance(game, str):
+            return False, on, game
+        sections: dict[str, dict[str, int]] = {key: {} for key in game.section_keys()}
         for number, section, count in lines:
-            sections[section][number] = count
-        rules_deck = deck_snapshot_of(sections=sections, attribute=deck["attribute"], facts=self.facts)
-        report = validate_deck(rules_deck, rules)
+            if section in sections:
+                sections[section][number] = count
+        if game.identity != "ruler":
+            # Its data's rules, which do not change by date; a printing no longer in its catalog is left out.
+            game_deck = game_snapshot_of(game=game, sections=sections, facts=self.game_facts[game.slug])
+            report = game_judge(game, game_deck)
+        else:
+            rules = self.rules_for(deck["ruler__slug"] or "", deck["geas__slug"], on)  # no ruler: as a save says it
+            if isinstance(rules, str):
+                return False, on, rules
+            rules_deck = deck_snapshot_of(sections=sections, attribute=deck["attribute"], facts=self.facts)
+            report = validate_deck(rules_deck, rules)
         return report.legal, on, report.violations[0].message if report.violations else ""
 
 
@@ -177,14 +227,14 @@ def _chunk_revalidate(ids: list[int], *, judge: _Judge, since: date, result: Rev
         Deck.objects.select_for_update(of=("self",))
         .filter(pk__in=ids)
         .order_by("pk")
-        .values("pk", "ruler__slug", "geas__slug", "attribute", "rules_date", *_VERDICT_FIELDS)
+        .values("pk", "game", "ruler__slug", "geas__slug", "attribute", "rules_date", *_VERDICT_FIELDS)
     )
     lines: dict[int, list[tuple[str, str, int]]] = {d["pk"]: [] for d in decks}
     for deck_id, number, section, count in DeckCard.objects.filter(
-        deck_id__in=ids, section__in=JUDGED_SECTIONS
+        deck_id__in=ids, section__in=judged_sections()
     ).values_list("deck_id", "printing__collector_number", "section", "count"):
         lines[deck_id].append((number, section, count))
-    judge.learn({number for deck_lines in lines.values() for number, _, _ in deck_lines})
+    judge.learn(decks, lines)
     changed = []
     for deck in decks:
         result.checked += 1

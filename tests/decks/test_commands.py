@@ -7,11 +7,11 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from cards.models import RulerRevision
-from decks.models import DeckDraft, Visibility
+from cards.models import Card, RulerRevision
+from decks.models import Deck, DeckDraft, Visibility
 from decks.services import deck_create_from_draft
 from decks.stats.models import StatisticsRun
-from tests.decks.factories import legal_apprentice_main
+from tests.decks.factories import gambit_draft, game_deck, legal_apprentice_main
 
 pytestmark = pytest.mark.django_db
 
@@ -36,6 +36,22 @@ def test_revalidate_decks_judges_the_named_rulers_decks(deck_catalog, user):
     call_command("revalidate_decks", "--ruler", "apprentice", "--since", "2026-01-05", stdout=out)
     deck.refresh_from_db()
     assert (deck.legal, str(deck.illegal_since)) == (False, "2026-01-05")
+    assert "1 decks judged: 1 verdicts written, 1 became illegal, 0 legal again." in out.getvalue()
+
+
+def test_revalidate_decks_judges_another_games_decks_playing_a_named_card(game_catalog, user):
+    deck = game_deck(user, gambit_draft())
+    # A stale verdict, as if the Fire Kingdom had been red when the deck was saved and blue since.
+    card = Card.objects.get(name="Fire Kingdom")
+    card.fields = {**card.fields, "colours": ["blue"]}
+    card.save()
+    out = StringIO()
+
+    call_command("revalidate_decks", "--card", "Fire Kingdom", "--since", "2026-01-05", stdout=out)
+
+    deck = Deck.objects.get(pk=deck.pk)
+    assert (deck.legal, str(deck.illegal_since)) == (False, "2026-01-05")
+    assert deck.verdict_reason.startswith("Colour not allowed by the Kingdom Fire Kingdom (blue): Ember Imp 1 (red)")
     assert "1 decks judged: 1 verdicts written, 1 became illegal, 0 legal again." in out.getvalue()
 
 

@@ -19,7 +19,9 @@ class Command(BaseCommand):
         parser.add_argument("--ruler", action="append", default=[], help="Ruler slug (repeatable).")
         parser.add_argument("--geas", action="append", default=[], help="Geas slug (repeatable).")
         parser.add_argument("--card", action="append", default=[], help="Card name (repeatable).")
-        parser.add_argument("--all", action="store_true", help="Every deck (every ruler).")
+        parser.add_argument(
+            "--all", action="store_true", help="Every deck of a ruler (every ruler); another game's decks: --card."
+        )
         parser.add_argument(
             "--since", type=date.fromisoformat, help="Date a deck turned illegal is recorded as (today)."
         )

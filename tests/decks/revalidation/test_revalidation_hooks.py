@@ -16,7 +16,21 @@ from decks.revalidation.tasks import decks_revalidate
 from decks.services import deck_create_from_draft
 from decks.stats.models import StatisticsRun
 from decks.stats.tasks import statistics_recompute
-from tests.decks.factories import legal_apprentice_main
+from tests.decks.factories import gambit_draft, game_deck, legal_apprentice_main, runners_draft
+
+
+def game_card_form(card: Card, **changes: object) -> dict[str, object]:
+    """The admin's change form of a card of another game than Gate Ruler (no printing or erratum rows), with `changes`."""
+    data: dict[str, object] = {
+        "name": card.name,
+        "name_ja": "",
+        "type": card.type,
+        "fields": json.dumps(card.fields),
+        "text": card.text,
+    }
+    for prefix in ("printings", "errata"):
+        data |= {f"{prefix}-TOTAL_FORMS": 0, f"{prefix}-INITIAL_FORMS": 0}
+    return data | changes
 
 
 def save(user, main=None, *, ruler="apprentice"):
@@ -147,3 +161,42 @@ def test_admins_can_rejudge_a_rulers_decks_from_the_ruler_list(
     deck.refresh_from_db()
     assert (deck.legal, deck.judged_on) == (True, timezone.localdate())
     assert Deck.objects.get(pk=other.pk).judged_on is None
+
+
+@pytest.mark.django_db
+def test_an_admin_edit_of_a_game_cards_fields_rejudges_the_decks_playing_it(
+    admin_client, game_catalog, user, django_capture_on_commit_callbacks
+):
+    plays, other = game_deck(user, gambit_draft()), game_deck(user, runners_draft())
+    other_before = Deck.objects.values_list("legal", "judged_on", "verdict_reason").get(pk=other.pk)
+    imp = Card.objects.get(name="Ember Imp 3")
+
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        response = admin_client.post(
+            f"/admin/cards/card/{imp.pk}/change/",
+            game_card_form(imp, fields=json.dumps({**imp.fields, "colours": ["blue"]})),
+        )
+    assert response.status_code == 302, response.content.decode()[:3000]
+    assert callbacks
+
+    plays.refresh_from_db()
+    assert (plays.legal, plays.illegal_since) == (False, timezone.localdate())
+    assert plays.verdict_reason == "Colour not allowed by the Kingdom Fire Kingdom (red): Ember Imp 3 (blue)."
+    assert Deck.objects.values_list("legal", "judged_on", "verdict_reason").get(pk=other.pk) == other_before
+
+
+@pytest.mark.django_db
+def test_an_admin_edit_of_a_game_cards_type_rejudges_the_decks_playing_it(
+    admin_client, game_catalog, user, django_capture_on_commit_callbacks
+):
+    deck = game_deck(user, runners_draft())
+    runner = Card.objects.get(name="Runner 4")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = admin_client.post(
+            f"/admin/cards/card/{runner.pk}/change/", game_card_form(runner, type="gate", fields="{}")
+        )
+    assert response.status_code == 302, response.content.decode()[:3000]
+
+    deck.refresh_from_db()
+    assert (deck.legal, deck.verdict_reason) == (False, "Only Unit or Action cards go in the main deck: Runner 4.")
