@@ -8,7 +8,7 @@ body (what bench/validate.py's checks look for) instead of the judgement:
   none   no work at all: the view answers at once (the cost of being another URL and view than ping)
   body   Django reads the request body
   parse  the body is read as the validate API reads it (decks.api.parsing.validate_body_parse)
-  judge  and the deck is judged (decks.drafts.deck_judge)
+  judge  and the deck is judged (decks.api.apis.validate_body_judge)
   answer and the answer is built (decks.api.outputs.validation_output), but not sent
   full   the real view (also what an unset or unknown stage gives)
 The difference between two stages' throughput over ping's is what the later stage costs on the real
@@ -34,10 +34,9 @@ _LEGAL = {"legal": True, "summary": {"size": 50}, "rules_effective_from": "(stag
 def _stage_view(stage: str) -> Callable[[Any, Any], Any]:
     from rest_framework.response import Response
 
+    from decks.api.apis import validate_body_judge
     from decks.api.outputs import validation_output
     from decks.api.parsing import validate_body_parse
-    from decks.drafts import deck_judge
-    from gatesite.clock import site_today
 
     upto = STAGES.index(stage)
 
@@ -47,14 +46,7 @@ def _stage_view(stage: str) -> Callable[[Any, Any], Any]:
         if upto >= STAGES.index("parse"):
             body = validate_body_parse(request)
         if upto >= STAGES.index("judge"):
-            judgement = deck_judge(
-                ruler=body.ruler,
-                geas=body.geas,
-                on=body.as_of or site_today(),
-                attribute=body.attribute,
-                main=body.main,
-                resources=body.resources,
-            )
+            judgement = validate_body_judge(body)
         if upto >= STAGES.index("answer"):
             validation_output(judgement=judgement)
         return Response(_LEGAL)

@@ -62,18 +62,22 @@ class DeckValidateApi(APIView):
 
     @extend_schema(request=AnyDeckValidateInput, responses={200: AnyDeckValidation, 400: ApiError})
     def post(self, request: Request) -> Response:
-        body = validate_body_parse(request)
-        if not isinstance(body, DeckListBody):  # a game whose identity is a card: its sections' lines
-            return Response(validation_output(judgement=_game_judge(body)))
-        judgement = deck_judge(
-            ruler=body.ruler,
-            geas=body.geas,
-            on=body.as_of or site_today(),
-            attribute=body.attribute,
-            main=body.main,
-            resources=body.resources,
-        )
+        judgement = validate_body_judge(validate_body_parse(request))
         return Response(validation_output(judgement=judgement))
+
+
+def validate_body_judge(body: Any) -> DraftJudgement:
+    """The judgement a validate body asks for: Gate Ruler's deck list, or another game's sections."""
+    if not isinstance(body, DeckListBody):  # a game whose identity is a card: its sections' lines
+        return _game_judge(body)
+    return deck_judge(
+        ruler=body.ruler,
+        geas=body.geas,
+        on=body.as_of or site_today(),
+        attribute=body.attribute,
+        main=body.main,
+        resources=body.resources,
+    )
 
 
 def _game_judge(body: Any) -> DraftJudgement:
