@@ -15,7 +15,11 @@ def test_the_board_lists_each_card_by_type_then_name_with_the_section_it_goes_in
 
     shown = [(c.name, c.count, c.section, c.section_label) for c in state.considering]
 
-    assert shown == [("West Gate", 1, "gates", "Gates"), ("Pathseeker", 1, "hero", "Hero"), ("Runner 20", 2, "main", "Main deck")]
+    assert shown == [
+        ("West Gate", 1, "gates", "Gates"),
+        ("Pathseeker", 1, "hero", "Hero"),
+        ("Runner 20", 2, "main", "Main deck"),
+    ]
     assert state.considering[0].facts.name == "West Gate"  # what its peek shows
 
 

@@ -44,7 +44,7 @@ def test_each_deck_line_peeks_at_its_card_face_in_its_games_fields(client, rules
     assert 'aria-describedby="kingdom-rgt-001-peek"' in line
     assert '<div class="card-peek" id="kingdom-rgt-001-peek" role="tooltip">' in line
     assert 'data-game="rulers-gambit" data-colour="red"' in line
-    assert '<div><dt>LP</dt><dd>20</dd></div>' in re.sub(r">\s+<", "><", line)
+    assert "<div><dt>LP</dt><dd>20</dd></div>" in re.sub(r">\s+<", "><", line)
 
 
 def test_the_game_deck_page_peeks_at_each_card_too(client, game_catalog, user):
@@ -54,7 +54,7 @@ def test_the_game_deck_page_peeks_at_each_card_too(client, game_catalog, user):
 
     assert 'aria-describedby="peek-hero-grt-001"' in html
     assert '<div class="card-peek" id="peek-hero-grt-001" role="tooltip">' in html
-    assert '<div><dt>Power</dt><dd>2</dd></div>' in re.sub(r">\s+<", "><", html)
+    assert "<div><dt>Power</dt><dd>2</dd></div>" in re.sub(r">\s+<", "><", html)
     assert "West Gate" not in html  # the owner's considering board is not part of the deck shown
 
 
