@@ -7,7 +7,7 @@ from django import template
 from django.utils.safestring import SafeString
 from django.utils.text import slugify
 
-from cards.card_face import CardFace, card_face_facts
+from cards.card_face import CardFace, card_face_facts, card_face_of
 from cards.card_page import CardPageSection
 from cards.games import default_game_slug, game_get
 from cards.models import Card, CardType, field_value_display
@@ -57,9 +57,26 @@ def type_label(card: Card) -> str:
 
 
 @register.simple_tag
-def card_face(card: Card) -> CardFace:
-    """The fields of another game's card face (templates/cards/_card_face.html), labelled by its game's data."""
-    return card_face_facts(card=card, type_label=type_label(card))
+def card_face(card: Card | None, facts: Any = None, facts_game: Any = None) -> CardFace:
+    """The fields of another game's card face (templates/cards/_card_face.html), labelled by its game's data:
+    the card's, or with no card (a deck line's peek) its CardFacts' in `facts_game` (a GameDefinition), no query."""
+    if card:
+        return card_face_facts(card=card, type_label=type_label(card))
+    return card_face_of(
+        game=facts_game,
+        name=facts.name,
+        card_type=facts.type,
+        fields=facts.fields,
+        type_label=facts_game.type_label(facts.type),
+    )
+
+
+@register.simple_tag
+def face_game(card: Card | None, facts_game: Any = None) -> object:
+    """The game whose face _card_face.html draws: the card's, else `facts_game` (a line's), else the default game."""
+    if card:
+        return game_get(card.game)
+    return facts_game or game_get(default_game_slug())
 
 
 @dataclass(frozen=True)

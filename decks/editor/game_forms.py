@@ -10,11 +10,12 @@ from django.utils.translation import gettext_lazy as _
 
 from decks.models import validate_displayed_text
 
-from .game_services import ADD, GAME_ACTIONS, REMOVE, GameChange
+from .game_services import CARD_ACTIONS, GAME_ACTIONS, SET_COUNT, GameChange
 
 
 class GameChangeForm(forms.Form):
-    """One change; a card button says it in one value, `op="add kingdom RGT-001"` (action, section, number)."""
+    """One change; a card button says it in one value, `op="add kingdom RGT-001"` (action, section, number),
+    as the Gate Ruler editor's do; `op="set_count main RGT-011 2"` also names the copies (a number key)."""
 
     op = forms.CharField(max_length=80, required=False)
     action = forms.ChoiceField(choices=[(a, a) for a in GAME_ACTIONS], required=False)
@@ -26,11 +27,13 @@ class GameChangeForm(forms.Form):
         data = super().clean()
         if data.get("op"):
             parts = data["op"].split()
-            if len(parts) != 3 or parts[0] not in (ADD, REMOVE):
+            counted = len(parts) == 4 and parts[0] == SET_COUNT
+            if not (len(parts) == 3 or counted) or parts[0] not in CARD_ACTIONS:
                 raise forms.ValidationError(
                     _("'%(op)s' is not a change (action, section, collector number).") % {"op": data["op"]}
                 )
-            data["action"], data["section"], data["number"] = parts
+            data["action"], data["section"], data["number"] = parts[:3]
+            data["count"] = parts[3] if counted else ""
         if not data.get("action"):
             raise forms.ValidationError(_("What change? The request names no action."))
         return data
@@ -43,6 +46,7 @@ class GameChangeForm(forms.Form):
             section=data.get("section", "main"),
             name=data.get("name", ""),
             description=data.get("description", ""),
+            count=data.get("count", ""),
         )
 
     def error_text(self) -> str:

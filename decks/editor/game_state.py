@@ -20,6 +20,7 @@ from decks.rules.game_tally import Judging
 from decks.rules.games import GameDefinition
 from decks.rules.judge import addition_hints, game_meters, game_natural_section, judging
 from decks.rules.rule_meters import Meter
+from decks.rules.types import CardFacts
 from decks.rules.wording import Wording
 from decks.sharing.game_view import GameDeckView, card_meta, game_deck_view_of
 
@@ -50,11 +51,28 @@ class GameJudgedDeck:
 
 
 @dataclass(frozen=True)
+class GameConsideredCard:
+    """A card on the owner's considering board: not judged, not counted; "Into deck" puts a copy in `section`,
+    the section its type belongs in (game_natural_section)."""
+
+    number: str
+    count: int
+    name: str
+    type_label: str
+    meta: str
+    facts: CardFacts
+    section: str
+    section_label: str
+
+
+@dataclass(frozen=True)
 class GameEditorState(GameJudgedDeck):
-    """A game deck judged, its view (sections, verdict, rules panel), meters and its tally for the hints."""
+    """A game deck judged, its view (sections, verdict, rules panel), meters, its tally for the hints and
+    the considering board (beside the deck, never in its judgement)."""
 
     view: GameDeckView
     meters: list[Meter]
+    considering: list[GameConsideredCard]
 
 
 def game_deck_judged(*, draft: DeckDraft) -> GameJudgedDeck:
@@ -71,7 +89,37 @@ def game_editor_state(*, draft: DeckDraft) -> GameEditorState:
         counted=judged.counted,
         view=game_deck_view_of(judged.judgement),
         meters=game_meters(judged.counted),
+        considering=game_considering(judged.judgement),
     )
+
+
+def game_considering(judgement: DraftJudgement) -> list[GameConsideredCard]:
+    """The draft's considering board, in the order the deck's sections list their cards (type, then name).
+
+    Its cards' facts are in the judgement (deck_draft_judge looks up every printing of the draft) but not
+    in its deck: a printing no longer in the catalog is in `judgement.missing`, as a deck's is.
+    """
+    game = judgement.game
+    labels = {section.key: section.label for section in game.sections}
+    cards = []
+    for number, count in judgement.draft.considering.items():
+        card = judgement.facts.get(number)
+        if card is None:
+            continue
+        section = game_natural_section(game, card)
+        cards.append(
+            GameConsideredCard(
+                number,
+                count,
+                card.name,
+                game.type_label(card.type),
+                card_meta(game, card),
+                card,
+                section,
+                labels.get(section, section),
+            )
+        )
+    return sorted(cards, key=lambda c: (c.type_label, c.name.casefold(), c.number))
 
 
 @dataclass(frozen=True)

@@ -105,7 +105,7 @@ def _move(draft: DeckDraft, change: DraftChange) -> DeckDraft:
     if change.action == ADD:
         return _add(draft, section, number, 1)
     if change.action == SET_COUNT:
-        return _add(draft, section, number, _count(change.value) - draft.section(section).get(number, 0))
+        return _add(draft, section, number, copies_wanted(change.value) - draft.section(section).get(number, 0))
     if change.action == REMOVE:
         return _add(draft, section, number, -1)
     if change.action == TO_CONSIDERING:
@@ -117,7 +117,8 @@ def _move(draft: DeckDraft, change: DraftChange) -> DeckDraft:
     return _add(_add(draft, "considering", number, -1), section, number, 1)
 
 
-def _count(value: str) -> int:
+def copies_wanted(value: str) -> int:
+    """The number of copies a set_count change asks for; ApplicationError unless 0 to MAX_LINE_COUNT."""
     if not value.isdigit() or int(value) > MAX_LINE_COUNT:
         raise ApplicationError(
             _("'%(value)s' is not a number of copies (0 to %(n)s).") % {"value": value, "n": MAX_LINE_COUNT},

@@ -30,6 +30,8 @@ class GameCardLine:
     # The card's game fields in words ("Colours: red · Cost: 2").
     meta: str
     flagged: bool = False
+    # The card as the engine knows it: what the line's card peek shows (decks/_card_peek.html).
+    facts: CardFacts | None = None
 
 
 @dataclass(frozen=True)
@@ -98,6 +100,7 @@ def _lines(game: GameDefinition, entries: tuple[DeckEntry, ...], flagged: set[st
             type_label=game.type_label(entry.card.type),
             meta=card_meta(game, entry.card),
             flagged=entry.card.name in flagged,
+            facts=entry.card,
         )
         for entry in entries
     ]

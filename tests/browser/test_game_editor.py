@@ -80,7 +80,7 @@ def test_build_and_save_a_legal_deck_of_each_new_game(page: Any) -> None:
     page.get_by_test_id("game-picker").get_by_role("link", name="Ruler's Gambit").click()
     expect(page.locator("#game-editor")).to_have_attribute("data-game", "rulers-gambit")
     _search(page, "t:kingdom-ruler Emberhold", "Practice Kingdom of Emberhold")
-    page.locator("#card-results .result").first.get_by_role("button").click()
+    page.locator("#card-results .result").first.locator("button[data-add]").click()
     expect(page.get_by_test_id("count-kingdom")).to_have_text("1")
     _search(page, "c:red", "Colour: red")
     # The Kingdom allows red only: the browser marks a blue-and-red card as not addable, and says why.

@@ -133,3 +133,30 @@ def test_attributes_read_in_the_players_language_first(language, shown):
     card = CardFactory(name="Relic Drone", attributes=[AttributeFactory(name=n) for n in names])
     with translation.override(language):
         assert f" · {shown}</p>" in face(card)
+
+
+def test_a_game_cards_facts_draw_the_same_face_as_the_card_with_no_query(django_assert_num_queries):
+    """A deck line's peek has the engine's facts, not the card: the face of its game from them, no query."""
+    from cards.games import game_get
+    from decks.drafts import game_card_facts
+
+    card = GameCardFactory(
+        name="Ember Knight",
+        fields={"colours": ["red", "yellow"], "cost": 2, "race": "Elf", "attack": 3, "defence": 2, "critical": 1},
+    )
+    PrintingFactory(card=card, collector_number="RGT-901")
+    game = game_get("rulers-gambit")
+    facts = game_card_facts(game)["RGT-901"]
+
+    with django_assert_num_queries(0):
+        html = render_to_string("cards/_card_face.html", {"card": None, "facts": facts, "facts_game": game})
+
+    assert re.sub(r">\s+<", "><", re.sub(r"\s+", " ", html)) == face(card)
+
+
+def test_facts_without_their_game_still_draw_a_gate_ruler_face():
+    from decks.rules.types import UNIT, CardFacts
+
+    html = render_to_string("cards/_card_face.html", {"facts": CardFacts(name="Squire", type=UNIT, faction="Volnar")})
+
+    assert 'data-game="gate-ruler" data-faction="volnar"' in html

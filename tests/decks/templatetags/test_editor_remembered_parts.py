@@ -116,7 +116,7 @@ PARTS = {
         {"help": HELP, "size": 49},
         {"help": replace(HELP, geas="Oath"), "size": 50},
     ),
-    "line-actions": (
+    "decks/editor/_line_actions.html#line-actions": (
         {
             "dom": "considering-TS-001",
             "key": "considering TS-001",
