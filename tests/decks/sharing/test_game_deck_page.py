@@ -71,3 +71,37 @@ def test_the_owner_of_a_game_deck_may_edit_it_from_its_page(client, game_catalog
     html = client.get(f"/d/{deck.public_id}/").content.decode()
 
     assert f'href="/decks/{deck.public_id}/edit/" data-testid="edit-deck"' in html
+
+
+def test_a_game_deck_page_in_japanese(client, game_catalog, user):
+    draft = runners_draft(others={"hero": {"GRT-001": 1}, "gates": {"GRT-011": 1, "GRT-012": 1}})
+    deck = game_deck(user, draft)
+
+    html = client.get(f"/d/{deck.public_id}/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+
+    assert 'data-testid="verdict">使用不可:問題 ' in html  # the Gate Ruler page's words, not English
+    assert "のルールで判定。" in html
+    assert "のデッキ</h2>" in html
+    assert "Judged by the rules of" not in html
+    assert "At the last save or revalidation" not in html
+
+
+def test_a_game_deck_pages_rules_panel_says_each_assumption_once(client, game_catalog, user):
+    deck = game_deck(user, gambit_draft())
+
+    html = client.get(f"/d/{deck.public_id}/").content.decode()
+
+    assert html.count('data-testid="rules-panel"') == 1
+    assert "this site assumes: Not stated in the rules" not in html  # the data's text already says so
+    assert html.count("Not stated in the rules; this site") == html.count('data-testid="assumption"')
+
+
+def test_a_game_decks_registration_sheet_in_japanese(client, game_catalog, user):
+    deck = game_deck(user, gambit_draft())
+
+    html = client.get(f"/d/{deck.public_id}/sheet/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+
+    assert "コレクター番号" in html
+    assert 'data-testid="sheet-main-total">39</td><td colspan="3">枚</td>' in html
+    assert "のルールで、印刷時に Gatesite が判定。" in html
+    assert "Collector no." not in html
