@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime
 
 import pytest
-import time_machine
 from django.utils.html import escape
 
 from cards.importers.parsing import parse_card_file
@@ -16,28 +15,14 @@ from decks.revalidation.services import decks_revalidate, decks_revalidate_revis
 from decks.services import deck_create_from_draft
 from tests.cards.factories import set_file
 from tests.decks.factories import legal_apprentice_main
+from tests.decks.revalidation.verdicts import CHANGED_ON, TODAY, verdicts
 
-pytestmark = pytest.mark.django_db
-
-TODAY = datetime.date(2026, 11, 22)
-CHANGED_ON = datetime.date(2026, 11, 20)
-VERDICT = ("legal", "judged_on", "illegal_since", "verdict_reason", "updated_at")
-
-
-@pytest.fixture(autouse=True)
-def _frozen_clock():
-    """Decks are saved and judged on TODAY whatever the calendar says, so the verdicts compared below agree."""
-    with time_machine.travel(datetime.datetime(2026, 11, 22, 12, tzinfo=datetime.UTC), tick=True):
-        yield
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("frozen_clock")]
 
 
 def save(user, main, *, ruler="apprentice", geas=None, considering=None, rules_date=None):
     draft = DeckDraft(ruler=ruler, geas=geas, main=main, considering=considering or {}, rules_date=rules_date)
     return deck_create_from_draft(owner=user, draft=draft)
-
-
-def verdicts():
-    return {d["pk"]: tuple(d[f] for f in VERDICT) for d in Deck.objects.values("pk", *VERDICT)}
 
 
 def revision_set(model, owner_filter, key, value):

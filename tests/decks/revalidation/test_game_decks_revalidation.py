@@ -3,10 +3,7 @@ fields an import changes re-judges the decks playing it by their game's rules, a
 
 from __future__ import annotations
 
-import datetime
-
 import pytest
-import time_machine
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils.html import escape
@@ -24,24 +21,9 @@ from decks.saved_drafts import deck_draft_of
 from decks.services import deck_create_from_draft
 from tests.cards.factories import game_set_file, gr_card_row, rg_card_row
 from tests.decks.factories import game_deck, legal_apprentice_main
+from tests.decks.revalidation.verdicts import CHANGED_ON, TODAY, verdicts
 
-pytestmark = pytest.mark.django_db
-
-TODAY = datetime.date(2026, 11, 22)
-CHANGED_ON = datetime.date(2026, 11, 20)
-VERDICT = ("legal", "judged_on", "illegal_since", "verdict_reason", "updated_at")
-
-
-@pytest.fixture(autouse=True)
-def _frozen_clock():
-    """Decks are saved and judged on TODAY whatever the calendar says, so the verdicts compared below agree."""
-    with time_machine.travel(datetime.datetime(2026, 11, 22, 12, tzinfo=datetime.UTC), tick=True):
-        yield
-
-
-def verdicts():
-    return {d["pk"]: tuple(d[f] for f in VERDICT) for d in Deck.objects.values("pk", *VERDICT)}
-
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("frozen_clock")]
 
 # ---------------------------------------------------------------- the cards, through the real import path
 
