@@ -88,10 +88,13 @@ def decks_revalidate(
     ruler_ids: Collection[int] = (),
     geas_ids: Collection[int] = (),
     card_ids: Collection[int] = (),
+    every_deck: bool = False,
     since: date | None = None,
     today: date | None = None,
 ) -> RevalidationResult:
     """Re-judge exactly the decks these changes affect and record each verdict; see the module docstring.
+
+    `every_deck`: every stored deck of every game instead (an admin's `revalidate_decks --all`).
 
     1. The affected decks' ids, in id order (one query).
     2. Per chunk, in a transaction: lock the decks (a save waits, so no verdict is written over a
@@ -105,14 +108,11 @@ def decks_revalidate(
     today = today or timezone.localdate()
     since = since or today
     result = RevalidationResult()
-    if not (ruler_ids or geas_ids or card_ids):
+    if not (ruler_ids or geas_ids or card_ids or every_deck):
         return result
     # Every game's decks: a ruler or geas change reaches only decks with that ruler or geas (Gate Ruler's).
-    ids = list(
-        Deck.objects.filter(decks_affected(ruler_ids=ruler_ids, geas_ids=geas_ids, card_ids=card_ids))
-        .order_by("pk")
-        .values_list("pk", flat=True)
-    )
+    affected = Q() if every_deck else decks_affected(ruler_ids=ruler_ids, geas_ids=geas_ids, card_ids=card_ids)
+    ids = list(Deck.objects.filter(affected).order_by("pk").values_list("pk", flat=True))
     judge = _Judge(today=today)
     for chunk in chunks(ids, CHUNK_SIZE):
         with transaction.atomic():

@@ -55,6 +55,20 @@ def test_revalidate_decks_judges_another_games_decks_playing_a_named_card(game_c
     assert "1 decks judged: 1 verdicts written, 1 became illegal, 0 legal again." in out.getvalue()
 
 
+def test_revalidate_decks_all_judges_every_game_and_even_an_empty_deck(deck_catalog, game_catalog, user):
+    gate_ruler = deck_create_from_draft(owner=user, draft=DeckDraft(ruler="apprentice", main=legal_apprentice_main()))
+    gambit = game_deck(user, gambit_draft())
+    empty = game_deck(user, gambit_draft(name="Empty", others={"kingdom": {}}, main={}))
+    Deck.objects.update(legal=None, judged_on=None)  # never judged, as decks from before verdicts were kept
+    out = StringIO()
+
+    call_command("revalidate_decks", "--all", stdout=out)
+
+    legal = dict(Deck.objects.values_list("pk", "legal"))
+    assert legal == {gate_ruler.pk: True, gambit.pk: True, empty.pk: False}
+    assert "3 decks judged: 3 verdicts written, 1 became illegal, 2 legal again." in out.getvalue()
+
+
 def test_revalidate_decks_names_what_it_does_not_know(rules):
     with pytest.raises(CommandError, match="No ruler with slug 'nobody'"):
         call_command("revalidate_decks", "--ruler", "nobody")

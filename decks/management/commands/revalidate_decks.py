@@ -19,22 +19,20 @@ class Command(BaseCommand):
         parser.add_argument("--ruler", action="append", default=[], help="Ruler slug (repeatable).")
         parser.add_argument("--geas", action="append", default=[], help="Geas slug (repeatable).")
         parser.add_argument("--card", action="append", default=[], help="Card name (repeatable).")
-        parser.add_argument(
-            "--all", action="store_true", help="Every deck of a ruler (every ruler); another game's decks: --card."
-        )
+        parser.add_argument("--all", action="store_true", help="Every stored deck, of every game.")
         parser.add_argument(
             "--since", type=date.fromisoformat, help="Date a deck turned illegal is recorded as (today)."
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
         rulers = _ids(Ruler, "slug", options["ruler"])
-        if options["all"]:
-            rulers = list(Ruler.objects.values_list("pk", flat=True))
         geases = _ids(Geas, "slug", options["geas"])
         cards = _ids(Card, "name", options["card"])
-        if not (rulers or geases or cards):
+        if not (rulers or geases or cards or options["all"]):
             raise CommandError("Name what changed: --ruler, --geas, --card or --all.")
-        result = decks_revalidate(ruler_ids=rulers, geas_ids=geases, card_ids=cards, since=options["since"])
+        result = decks_revalidate(
+            ruler_ids=rulers, geas_ids=geases, card_ids=cards, every_deck=options["all"], since=options["since"]
+        )
         self.stdout.write(
             f"{result.checked} decks judged: {result.changed} verdicts written, "
             f"{result.became_illegal} became illegal, {result.became_legal} legal again."
