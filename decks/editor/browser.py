@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from hashlib import blake2b
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from django.utils.translation import get_language, gettext
 
@@ -56,8 +56,22 @@ class CardHint:
         return blake2b(repr(shown).encode(), digest_size=8).hexdigest()
 
 
-def hints_changed(hints: Sequence[CardHint], shown: str | None) -> list[CardHint]:
-    """The hints that differ from those the page shows: `shown` is the page's "ref:digest" of each hint it
+class DigestedHint(Protocol):
+    """A hint the page shows under an id of its ref, with its digest: a Gate Ruler hint (CardHint) or
+    another game's (decks/editor/game_state.py GameCardHint)."""
+
+    @property
+    def ref(self) -> str: ...
+
+    @property
+    def digest(self) -> str: ...
+
+
+Hint = TypeVar("Hint", bound=DigestedHint)
+
+
+def hints_changed(hints: Sequence[Hint], shown: str | None) -> list[Hint]:
+    """The hints that differ from those the page shows (in either editor): `shown` is the page's "ref:digest" of each hint it
     shows, space-separated (editor.js sends it along with a change), or None when the page did not
     say (then every hint is redrawn). A player adding cards to a deck short of its size changes the
     hint of the card added and few others: the browser then swaps a few hints instead of thirty."""

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from hashlib import blake2b
+
+from django.utils.translation import get_language
 
 from cards.game_catalog import game_catalog_get
 from cards.selectors import card_search
@@ -18,7 +21,7 @@ from decks.drafts import DraftJudgement, deck_draft_judge, game_card_facts
 from decks.models import DeckDraft
 from decks.rules.game_tally import Judging
 from decks.rules.games import GameDefinition
-from decks.rules.judge import addition_hints, game_meters, game_natural_section, judging
+from decks.rules.judge import addition_hints, game_meters, game_natural_section, judging, main_size_meter
 from decks.rules.rule_meters import Meter
 from decks.rules.types import CardFacts
 from decks.rules.wording import Wording
@@ -73,6 +76,13 @@ class GameEditorState(GameJudgedDeck):
     view: GameDeckView
     meters: list[Meter]
     considering: list[GameConsideredCard]
+    # The main deck's size against its size rule, for the phone tab's count; None: the game's data sets none.
+    main_size: Meter | None = None
+
+    @property
+    def main_count(self) -> int:
+        """The cards of the main deck: what the phone tab counts (and the meters' main deck shows)."""
+        return self.view.main_count
 
 
 def game_deck_judged(*, draft: DeckDraft) -> GameJudgedDeck:
@@ -90,6 +100,7 @@ def game_editor_state(*, draft: DeckDraft) -> GameEditorState:
         view=game_deck_view_of(judged.judgement),
         meters=game_meters(judged.counted),
         considering=game_considering(judged.judgement),
+        main_size=main_size_meter(judged.counted),
     )
 
 
@@ -140,6 +151,16 @@ class GameCardHint:
     @property
     def addable(self) -> bool:
         return not self.blockers
+
+    @property
+    def digest(self) -> str:
+        """What the hint shows, in a few characters (its element's data-digest): as a Gate Ruler hint's
+        (decks/editor/browser.py CardHint.digest), the page sends back those of the hints it shows and a
+        change's answer redraws only those whose digest differs (hints_changed). A blocker is a Wording,
+        read in the player's language: its template and values stand for it, with that language."""
+        blockers = tuple((b.template, tuple(sorted((k, repr(v)) for k, v in b.values.items()))) for b in self.blockers)
+        shown = (get_language(), self.number, self.section, self.section_label, self.in_deck, blockers)
+        return blake2b(repr(shown).encode(), digest_size=8).hexdigest()
 
 
 def game_card_hints(*, state: GameJudgedDeck, numbers: Iterable[str]) -> list[GameCardHint]:

@@ -33,6 +33,7 @@ from decks.sharing.game_view import judged_by_its_cards
 from gatesite.errors import ApplicationError
 
 from . import views
+from .browser import hints_changed
 from .game_forms import GameCardSearchForm, GameChangeForm
 from .game_services import editor_game_deck_change, editor_game_draft_change
 from .game_session import session_game_draft, session_game_pick
@@ -186,7 +187,8 @@ def _changed(request: HttpRequest, *, state: GameEditorState, deck: Deck | None)
         return redirect(_back_url(urls, request.POST.get("browse", ""), deck))
     shown = request.POST.get("shown", "").split()
     context = {"editor": state, "deck": deck, "urls": urls, "browse": request.POST.get("browse", "")}
-    context["hints"] = game_card_hints(state=state, numbers=shown)
+    # As in the Gate Ruler editor, only the hints whose digest differs from the page's (editor.js sends them).
+    context["hints"] = hints_changed(game_card_hints(state=state, numbers=shown), request.POST.get("hinted"))
     context["renamed"] = request.POST.get("action") == "rename"
     if request.POST.get("odds_key") != state.draft.odds_key():
         context.update(odds_panel_context(draft=state.draft, params=request.POST, judgement=state.judgement))

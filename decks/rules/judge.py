@@ -79,3 +79,12 @@ def addition_hints(
 def game_meters(j: Judging) -> list[Meter]:
     """The deck's meters, rule by rule in the data's order (main deck n/39, copies, cards outside the Kingdom…)."""
     return [meter for rule in j.game.rules for meter in kind_get(rule.kind).meter(j, rule)]
+
+
+def main_size_meter(j: Judging) -> Meter | None:
+    """The main deck's size against its size rule (the section_size rule of the main section), as its meter
+    shows it: what the editor's phone tab counts ("12/39"); None when the game's data sets no such size."""
+    for rule in j.game.rules:
+        if rule.kind == "section_size" and rule.params.get("section") == MAIN:
+            return next(iter(kind_get(rule.kind).meter(j, rule)), None)
+    return None

@@ -12,7 +12,8 @@
   var phone = window.matchMedia("(max-width: 52rem)");
 
   function editorRoot() {
-    return document.getElementById("editor");
+    // Gate Ruler's editor (#editor) or another game's (#game-editor): the one whose panes take turns.
+    return document.querySelector(".editor[data-default-pane]");
   }
 
   function markTabs() {

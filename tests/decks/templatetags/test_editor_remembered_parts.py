@@ -45,9 +45,9 @@ LINE = DeckLine("TS-001", "main", 2, SQUIRE)
 
 # name: (the values it is given, each value changed in turn)
 PARTS = {
-    "editor-tabs": (
-        {"count": 40, "size": 50, "legal": False, "problems": 2, "ruler": "Apprentice", "oob": True},
-        {"count": 41, "size": 60, "legal": True, "problems": 1, "ruler": "Knight", "oob": False},
+    "decks/editor/_editor_tabs.html#editor-tabs": (
+        {"count": 40, "size": 50, "at_least": False, "legal": False, "problems": 2, "ruler": "Apprentice", "oob": True},
+        {"count": 41, "size": 60, "at_least": True, "legal": True, "problems": 1, "ruler": "Knight", "oob": False},
     ),
     "verdict": (
         {"legal": False, "problems": 2, "ruler": "Apprentice", "geas": None, "on": date(2026, 1, 1)},
