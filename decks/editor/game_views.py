@@ -3,8 +3,8 @@
 /decks/new/ opens the game chosen (`?game=<slug>`; Gate Ruler with no choice, in its own editor,
 decks/editor/views.py) and /decks/<public_id>/edit/ the editor of the deck's game. As in the Gate
 Ruler editor, a change is one POST: htmx gets `decks/editor/game_editor.html#after-change`, the deck
-and, out of band, every region that depends on it (verdict, meters, phone tabs, the hints that changed, the draw
-odds); a plain form post is redirected back to the page. A saved deck's change is saved at once,
+and, out of band, every region that depends on it (verdict, meters, phone tabs, the browser's hints
+whose digest changed, the draw odds); a plain form post is redirected back to the page. A saved deck's change is saved at once,
 refused with 409 when based on an old version.
 """
 
