@@ -368,3 +368,35 @@ def test_a_saved_deck_takes_quick_changes_and_then_a_picker_change_without_a_con
     assert deck.geas is not None
     assert "2025PS01-025" not in Deck.objects.get(pk=deck.pk).cards.values_list("printing__collector_number", flat=True)
     assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def test_a_phone_player_clicking_fast_sees_every_add_in_the_deck_line_and_the_tab(
+    chromium: Any, live_server: Any, practice_catalog: None
+) -> None:
+    """Five "+ Add" clicks without waiting for the answers: htmx queues them, and when the last answer is in, the
+    Deck tab and the deck line both say 5 (never a line left at an older count)."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=TIMEOUT_MS)
+    context = chromium.new_context(viewport=PHONE, base_url=live_server.url)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    warlock = "2025PS01-001"
+    page.goto("/decks/new/")
+    search = page.get_by_label("Search cards", exact=True)
+    search.fill(f'name:"{DECK[warlock][0]}"')
+    add = page.locator(f'#card-results [data-row][data-number="{warlock}"] button[data-add]')
+    expect(add).to_have_count(1)
+    for _ in range(5):
+        add.click(no_wait_after=True)
+    expect(page.get_by_test_id("tab-count")).to_have_text("5/50")
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")
+    page.get_by_test_id("tab-deck").click()
+    line = page.locator(f'#deck-list [data-row][data-number="{warlock}"]')
+    expect(line).to_have_attribute("data-count", "5")
+    expect(line.locator(".line-count")).to_have_text("5×")
+    expect(page.locator("#deck-heading .heading-count")).to_have_text("5/50")
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
