@@ -19,13 +19,23 @@ PHONE = {"width": 375, "height": 812}
 TIMEOUT_MS = 10_000
 
 
-@contextmanager
-def laptop_page(chromium: Any, live_server: Any) -> Iterator[tuple[Any, list[str]]]:
+def laptop_page(chromium: Any, live_server: Any) -> Any:
     """A page at laptop size on the live server, and the JavaScript errors it raised (checked by the caller)."""
+    return page_at(chromium, live_server, LAPTOP)
+
+
+def phone_page(chromium: Any, live_server: Any) -> Any:
+    """A page at phone size (375x812) on the live server, and the JavaScript errors it raised."""
+    return page_at(chromium, live_server, PHONE)
+
+
+@contextmanager
+def page_at(chromium: Any, live_server: Any, viewport: dict[str, int]) -> Iterator[tuple[Any, list[str]]]:
+    """A page of this size on the live server (closed with its context after the block), and its JavaScript errors."""
     from playwright.sync_api import expect
 
     expect.set_options(timeout=TIMEOUT_MS)
-    context = chromium.new_context(viewport=LAPTOP, base_url=live_server.url)
+    context = chromium.new_context(viewport=viewport, base_url=live_server.url)
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()
     errors: list[str] = []

@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from tests.browser.test_editor_walkthrough import DECK, PHONE, SCREENSHOTS, TIMEOUT_MS
+from tests.browser.conftest import PHONE, SCREENSHOTS, TIMEOUT_MS
+from tests.browser.test_editor_walkthrough import DECK
 
 pytestmark = pytest.mark.slow
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import LAPTOP, PHONE, SCREENSHOTS, TIMEOUT_MS, laptop_page
+from tests.browser.conftest import LAPTOP, PHONE, SCREENSHOTS, laptop_page, phone_page
 
 pytestmark = pytest.mark.slow
 
@@ -253,68 +253,61 @@ def test_a_phone_shows_one_pane_at_a_time_and_the_odds_follow_the_deck(
     """At 375x812: the tabs switch Deck / Cards / Rules, the Deck tab and the draw odds follow each change."""
     from playwright.sync_api import expect
 
-    expect.set_options(timeout=TIMEOUT_MS)
-    context = chromium.new_context(viewport=PHONE, base_url=live_server.url)
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    browser_pane, deck_pane, rules_pane = (
-        page.locator("#card-browser"),
-        page.locator("#deck-pane"),
-        page.locator("#rules-panel"),
-    )
-    tab_count = page.get_by_test_id("tab-count")
-    warlock = "2025PS01-001"
+    with phone_page(chromium, live_server) as (page, errors):
+        browser_pane, deck_pane, rules_pane = (
+            page.locator("#card-browser"),
+            page.locator("#deck-pane"),
+            page.locator("#rules-panel"),
+        )
+        tab_count = page.get_by_test_id("tab-count")
+        warlock = "2025PS01-001"
 
-    page.goto("/decks/new/")
-    # An empty deck opens on the cards, and only them.
-    expect(browser_pane).to_be_visible()
-    expect(deck_pane).to_be_hidden()
-    expect(rules_pane).to_be_hidden()
-    page.get_by_test_id("tab-rules").click()
-    expect(rules_pane).to_be_visible()
-    expect(browser_pane).to_be_hidden()
-    page.get_by_label("Ruler", exact=True).select_option(label="A-1 Apprentice")
-    expect(page.get_by_test_id("tab-rules")).to_contain_text("Apprentice")
+        page.goto("/decks/new/")
+        # An empty deck opens on the cards, and only them.
+        expect(browser_pane).to_be_visible()
+        expect(deck_pane).to_be_hidden()
+        expect(rules_pane).to_be_hidden()
+        page.get_by_test_id("tab-rules").click()
+        expect(rules_pane).to_be_visible()
+        expect(browser_pane).to_be_hidden()
+        page.get_by_label("Ruler", exact=True).select_option(label="A-1 Apprentice")
+        expect(page.get_by_test_id("tab-rules")).to_contain_text("Apprentice")
 
-    # "/" brings the card browser back; Enter adds the top result; the Deck tab counts it.
-    page.locator("body").click(position={"x": 5, "y": 5})
-    page.keyboard.press("/")
-    search = page.get_by_label("Search cards", exact=True)
-    expect(search).to_be_focused()
-    expect(browser_pane).to_be_visible()
-    search.fill(f'name:"{DECK[warlock][0]}"')
-    search.press("Enter")
-    expect(tab_count).to_have_text("1/50")
-    add = page.locator(f'#card-results [data-row][data-number="{warlock}"] button[data-add]')
-    for copies in range(2, 6):
-        add.click()
-        expect(tab_count).to_have_text(f"{copies}/50")
-    page.screenshot(path=SCREENSHOTS / "phone-cards-pane.png")
+        # "/" brings the card browser back; Enter adds the top result; the Deck tab counts it.
+        page.locator("body").click(position={"x": 5, "y": 5})
+        page.keyboard.press("/")
+        search = page.get_by_label("Search cards", exact=True)
+        expect(search).to_be_focused()
+        expect(browser_pane).to_be_visible()
+        search.fill(f'name:"{DECK[warlock][0]}"')
+        search.press("Enter")
+        expect(tab_count).to_have_text("1/50")
+        add = page.locator(f'#card-results [data-row][data-number="{warlock}"] button[data-add]')
+        for copies in range(2, 6):
+            add.click()
+            expect(tab_count).to_have_text(f"{copies}/50")
+        page.screenshot(path=SCREENSHOTS / "phone-cards-pane.png")
 
-    page.get_by_test_id("tab-deck").click()
-    expect(deck_pane).to_be_visible()
-    expect(browser_pane).to_be_hidden()
-    line = page.locator(f'#deck-list [data-row][data-number="{warlock}"]')
-    expect(line).to_have_class(re.compile(r"\bflagged\b"))
-    expect(line.locator(".line-problem")).to_have_text("Too many copies")
-    expect(line.locator('.line-problem [data-rule="max_copies"]')).to_have_count(1)
+        page.get_by_test_id("tab-deck").click()
+        expect(deck_pane).to_be_visible()
+        expect(browser_pane).to_be_hidden()
+        line = page.locator(f'#deck-list [data-row][data-number="{warlock}"]')
+        expect(line).to_have_class(re.compile(r"\bflagged\b"))
+        expect(line.locator(".line-problem")).to_have_text("Too many copies")
+        expect(line.locator('.line-problem [data-rule="max_copies"]')).to_have_count(1)
 
-    # The draw odds of the 5 copies in a 5-card deck: all seen by turn 3 (Apprentice drives 2 a turn).
-    odds = page.get_by_test_id("draw-odds")
-    expect(odds.get_by_test_id("odds-summary")).to_contain_text("5 of the 5 cards")
-    expect(odds.locator('tr[data-turn="3"] td').first).to_have_attribute("data-exact", "1/1")
-    page.locator("#draw-odds").scroll_into_view_if_needed()
-    page.screenshot(path=SCREENSHOTS / "phone-deck-pane-odds.png")
+        # The draw odds of the 5 copies in a 5-card deck: all seen by turn 3 (Apprentice drives 2 a turn).
+        odds = page.get_by_test_id("draw-odds")
+        expect(odds.get_by_test_id("odds-summary")).to_contain_text("5 of the 5 cards")
+        expect(odds.locator('tr[data-turn="3"] td').first).to_have_attribute("data-exact", "1/1")
+        page.locator("#draw-odds").scroll_into_view_if_needed()
+        page.screenshot(path=SCREENSHOTS / "phone-deck-pane-odds.png")
 
-    # A removal on the deck pane: the odds follow in the same answer (4 of a 4-card deck).
-    line.get_by_role("button", name="Remove one").click()
-    expect(tab_count).to_have_text("4/50")
-    expect(odds.get_by_test_id("odds-summary")).to_contain_text("4 of the 4 cards")
-    expect(line.locator(".line-problem")).to_have_count(0)
-    context.close()
+        # A removal on the deck pane: the odds follow in the same answer (4 of a 4-card deck).
+        line.get_by_role("button", name="Remove one").click()
+        expect(tab_count).to_have_text("4/50")
+        expect(odds.get_by_test_id("odds-summary")).to_contain_text("4 of the 4 cards")
+        expect(line.locator(".line-problem")).to_have_count(0)
     assert not errors, f"JavaScript errors on the page: {errors}"
 
 
@@ -336,33 +329,27 @@ def test_a_saved_deck_takes_quick_changes_and_then_a_picker_change_without_a_con
     main = {number: copies for number, (_, copies) in DECK.items()}
     deck = deck_create_from_draft(owner=user, draft=DeckDraft(ruler="apprentice", main=main), name="Quick")
 
-    expect.set_options(timeout=TIMEOUT_MS)
-    context = chromium.new_context(viewport=LAPTOP, base_url=live_server.url)
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill("quick")
-    page.get_by_label("Password").fill("a long quick passphrase")
-    page.get_by_role("main").get_by_role("button", name="Log in").click()
-    page.goto(f"/decks/{deck.public_id}/edit/")
-    version = page.get_by_test_id("deck-version")
-    expect(version).to_have_text("1")
+    with laptop_page(chromium, live_server) as (page, errors):
+        page.goto("/accounts/login/")
+        page.get_by_label("Username").fill("quick")
+        page.get_by_label("Password").fill("a long quick passphrase")
+        page.get_by_role("main").get_by_role("button", name="Log in").click()
+        page.goto(f"/decks/{deck.public_id}/edit/")
+        version = page.get_by_test_id("deck-version")
+        expect(version).to_have_text("1")
 
-    line = page.locator('#deck-list [data-row][data-number="2025PS01-025"]')
-    line.focus()
-    page.keyboard.press("-")
-    page.keyboard.press("-")
-    expect(line).to_have_count(0)  # both copies removed: two saves, versions 2 and 3
-    expect(version).to_have_text("3")
-    # The card left the list: the focus is on its neighbour, so the keys go on working.
-    expect(page.locator("#deck-list [data-row]:focus")).to_have_count(1)
-    page.get_by_label("Geas", exact=True).select_option(label="Oath of the Lone Banner")
-    expect(page.locator("#validation-panel .judged-by")).to_contain_text("with Oath of the Lone Banner")
-    expect(version).to_have_text("4")
-    expect(page.get_by_test_id("conflict")).to_have_count(0)
-    context.close()
+        line = page.locator('#deck-list [data-row][data-number="2025PS01-025"]')
+        line.focus()
+        page.keyboard.press("-")
+        page.keyboard.press("-")
+        expect(line).to_have_count(0)  # both copies removed: two saves, versions 2 and 3
+        expect(version).to_have_text("3")
+        # The card left the list: the focus is on its neighbour, so the keys go on working.
+        expect(page.locator("#deck-list [data-row]:focus")).to_have_count(1)
+        page.get_by_label("Geas", exact=True).select_option(label="Oath of the Lone Banner")
+        expect(page.locator("#validation-panel .judged-by")).to_contain_text("with Oath of the Lone Banner")
+        expect(version).to_have_text("4")
+        expect(page.get_by_test_id("conflict")).to_have_count(0)
     deck.refresh_from_db()
     assert deck.version == 4
     assert deck.geas is not None
@@ -377,26 +364,20 @@ def test_a_phone_player_clicking_fast_sees_every_add_in_the_deck_line_and_the_ta
     Deck tab and the deck line both say 5 (never a line left at an older count)."""
     from playwright.sync_api import expect
 
-    expect.set_options(timeout=TIMEOUT_MS)
-    context = chromium.new_context(viewport=PHONE, base_url=live_server.url)
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    warlock = "2025PS01-001"
-    page.goto("/decks/new/")
-    search = page.get_by_label("Search cards", exact=True)
-    search.fill(f'name:"{DECK[warlock][0]}"')
-    add = page.locator(f'#card-results [data-row][data-number="{warlock}"] button[data-add]')
-    expect(add).to_have_count(1)
-    for _ in range(5):
-        add.click(no_wait_after=True)
-    expect(page.get_by_test_id("tab-count")).to_have_text("5/50")
-    page.wait_for_function("() => !document.querySelector('.htmx-request')")
-    page.get_by_test_id("tab-deck").click()
-    line = page.locator(f'#deck-list [data-row][data-number="{warlock}"]')
-    expect(line).to_have_attribute("data-count", "5")
-    expect(line.locator(".line-count")).to_have_text("5×")
-    expect(page.locator("#deck-heading .heading-count")).to_have_text("5/50")
-    context.close()
+    with phone_page(chromium, live_server) as (page, errors):
+        warlock = "2025PS01-001"
+        page.goto("/decks/new/")
+        search = page.get_by_label("Search cards", exact=True)
+        search.fill(f'name:"{DECK[warlock][0]}"')
+        add = page.locator(f'#card-results [data-row][data-number="{warlock}"] button[data-add]')
+        expect(add).to_have_count(1)
+        for _ in range(5):
+            add.click(no_wait_after=True)
+        expect(page.get_by_test_id("tab-count")).to_have_text("5/50")
+        page.wait_for_function("() => !document.querySelector('.htmx-request')")
+        page.get_by_test_id("tab-deck").click()
+        line = page.locator(f'#deck-list [data-row][data-number="{warlock}"]')
+        expect(line).to_have_attribute("data-count", "5")
+        expect(line.locator(".line-count")).to_have_text("5×")
+        expect(page.locator("#deck-heading .heading-count")).to_have_text("5/50")
     assert not errors, f"JavaScript errors on the page: {errors}"

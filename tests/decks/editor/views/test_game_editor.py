@@ -9,6 +9,7 @@ import pytest
 
 from decks.models import Deck, DeckDraft
 from decks.saved_drafts import deck_draft_of
+from tests.decks.editor.views.drafts import with_draft
 from tests.decks.factories import gambit_draft, game_deck, runners_draft
 
 pytestmark = pytest.mark.django_db
@@ -21,12 +22,6 @@ HX = {"HX-Request": "true"}
 
 def add(client, number, section, *, url=CHANGE, **extra):
     return client.post(url, {"op": f"add {section} {number}", **extra}, headers=HX)
-
-
-def with_draft(client, draft):
-    session = client.session
-    session["deck_draft"] = draft.to_session()
-    session.save()
 
 
 def rules_in(html: str) -> list[str]:

@@ -9,6 +9,7 @@ import re
 import pytest
 from django.template.loader import render_to_string
 
+from tests.decks.editor.views.drafts import with_draft
 from tests.decks.factories import gambit_draft, game_deck, runners_draft
 
 pytestmark = pytest.mark.django_db
@@ -16,12 +17,6 @@ pytestmark = pytest.mark.django_db
 NEW = "/decks/new/"
 CHANGE = "/decks/new/game/change/"
 HX = {"HX-Request": "true"}
-
-
-def with_draft(client, draft):
-    session = client.session
-    session["deck_draft"] = draft.to_session()
-    session.save()
 
 
 def tabs(html: str) -> str:
