@@ -4,6 +4,8 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
+# Test processes (pytest-xdist): one per core; PYTEST_WORKERS=0 runs the suite in this one process.
+PYTEST_WORKERS ?= auto
 DATA_FILES := $(wildcard data/real_cards/*.json) $(wildcard data/practice/*.json) $(wildcard data/practice/games/*.json)
 
 .PHONY: run test lint format worker setup data messages
@@ -33,7 +35,7 @@ test: setup
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy
-	$(VENV)/bin/pytest $(PYTEST_ARGS)
+	$(VENV)/bin/pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
 format: setup
 	$(VENV)/bin/ruff check --fix .

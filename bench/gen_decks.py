@@ -239,7 +239,7 @@ def write_decks(n: int, owners: list[int], archetypes: list[Archetype], facts: l
             "main": main,
             "resources": resources,
         }
-        version_rows.append([pk, 1, json.dumps(snapshot), created])
+        version_rows.append([pk, 1, 1, json.dumps(snapshot), created])
         if (i + 1) % 10_000 == 0:
             print(f"  {i + 1} decks made", flush=True)
     for row in deck_rows:
@@ -251,7 +251,7 @@ def write_decks(n: int, owners: list[int], archetypes: list[Archetype], facts: l
     ]  # fmt: skip
     insert(Deck, deck_columns, deck_rows)
     insert(DeckCard, ["deck_id", "printing_id", "section", "count"], card_rows)
-    insert(DeckVersion, ["deck_id", "version", "snapshot", "created_at"], version_rows)
+    insert(DeckVersion, ["deck_id", "version", "number", "snapshot", "created_at"], version_rows)
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute(

@@ -35,8 +35,13 @@ from .models import (
     RulesDocument,
     field_value_display,
 )
-from .selectors import import_job_get, import_job_same_file_applied
+from .selectors import import_job_get, import_job_same_file_applied, import_job_waiting_for_broker
 from .signals import cards_changed_send_on_commit, revision_change_date, rules_changed_send_on_commit
+
+# The broker (Redis) was down when the job was sent: it is kept in the outbox and sent when it is back.
+QUEUED_WAITING_FOR_BROKER = gettext_lazy(
+    "Queued, waiting for the worker: the job queue cannot be reached now; the import is sent to it when it is back."
+)
 
 
 @admin.register(Faction)
@@ -239,6 +244,8 @@ class ImportJobAdmin(admin.ModelAdmin):
                 for error in exc.errors:
                     form.add_error("file", str(error))
             else:
+                if import_job_waiting_for_broker(job=job):
+                    messages.warning(request, str(QUEUED_WAITING_FOR_BROKER))
                 same = import_job_same_file_applied(job=job)
                 if same is not None:
                     messages.info(
@@ -332,6 +339,7 @@ def _job_context(job: ImportJob) -> dict[str, Any]:
         "error_report": report,
         "errors_hidden": max(0, (job.counts or {}).get("bad_rows", len(report)) - len(report)),
         "recoveries": _recoveries(job),
+        "waiting_for_broker": import_job_waiting_for_broker(job=job),
         "poll_every": "1s",
         # With no REDIS_URL (the embedded default) the job runs inside the upload's request: it has
         # finished before its page loads, so the page says so instead of promising live progress.

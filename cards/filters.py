@@ -32,11 +32,13 @@ class CardFilter(django_filters.FilterSet):
     browser's search, with the game's own fields (c:red t:spell cost<=2 for Ruler's Gambit).
     """
 
-    game = StrictChoiceFilter(choices=game_choices, method="filter_game", help_text="Game slug.")
+    # The choices as lists (the games are data read once per process), so the schema lists them too:
+    # `?game=` (empty) or an unknown slug is a 400, and the schema says so with its enum.
+    game = StrictChoiceFilter(choices=game_choices(), method="filter_game", help_text="Game slug.")
     q = django_filters.CharFilter(method="filter_q", help_text="Search, in the card browser's syntax of the game.")
     faction = django_filters.CharFilter(method="filter_faction", help_text="Faction slug or name.")
     # ?type= (empty) is none of the choices the schema lists: a 400, as for the decks' ?sort=.
-    type = StrictChoiceFilter(choices=type_choices)
+    type = StrictChoiceFilter(choices=type_choices())
     level = _IntegerFilter()
     level_min = _IntegerFilter(field_name="level", lookup_expr="gte")
     level_max = _IntegerFilter(field_name="level", lookup_expr="lte")

@@ -25,6 +25,8 @@ from django.db.models import F, Q
 from django.template.defaultfilters import filesizeformat
 from django.utils import timezone
 
+from gatesite.outbox.services import task_send_on_commit
+
 from .import_plan import ImportResult, Progress, catalog_plan
 from .importers.parsing import check_file_content, parse_card_file
 from .importers.records import ImportFileError, ParsedFile, RowError
@@ -82,10 +84,7 @@ def import_job_create(
         dry_run=dry_run,
         errata_effective_date=errata_effective_date,
     )
-    from .tasks import import_job_run
-
-    # After commit, so a worker never looks for a job row that is not there yet.
-    import_job_run.delay_on_commit(job.pk)
+    _import_job_enqueue(job.pk)
     return job
 
 
@@ -273,9 +272,11 @@ def import_jobs_reap(*, now: datetime | None = None) -> dict[str, int]:
 
 
 def _import_job_enqueue(job_id: int) -> None:
+    """Send the job to a worker after commit (a worker never looks for a row not there yet); with the broker
+    down it waits in the outbox (gatesite.outbox) and is sent when the broker is back."""
     from .tasks import import_job_run
 
-    import_job_run.delay_on_commit(job_id)
+    task_send_on_commit(import_job_run, job_id=job_id)
 
 
 def _stopped_message(attempt: int, heartbeat_at: datetime | None) -> str:

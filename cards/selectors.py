@@ -355,6 +355,15 @@ def import_job_get(*, job_id: int) -> ImportJob | None:
     return ImportJob.objects.defer("file_content").select_related("created_by").filter(pk=job_id).first()
 
 
+def import_job_waiting_for_broker(*, job: ImportJob) -> bool:
+    """Whether a queued job could not be sent to the workers (the broker was down) and waits in the outbox."""
+    if job.status != ImportJob.Status.QUEUED:
+        return False
+    from gatesite.outbox.selectors import outbox_task_waiting
+
+    return outbox_task_waiting(task="cards.import_job_run", job_id=job.pk)
+
+
 def import_job_same_file_applied(*, job: ImportJob) -> ImportJob | None:
     """An earlier job that applied the same file (same checksum): this one should find nothing to change."""
     return (

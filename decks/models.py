@@ -12,7 +12,7 @@ import json
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from datetime import date
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -46,8 +46,8 @@ class Section(models.TextChoices):
     CONSIDERING = "considering", "Considering"
 
 
-# The sections a draft keeps in its own fields (Gate Ruler's, and the owner's considering board);
-# every other section a game's data declares ("kingdom", "hero", "gates") is in DeckDraft.others.
+# The sections a draft names on their own (Gate Ruler's, and the owner's considering board); every
+# other section a game's data declares ("kingdom", "hero", "gates") is one of DeckDraft.others.
 _OWN_SECTIONS = tuple(Section.values)
 
 
@@ -75,6 +75,17 @@ class Visibility(models.TextChoices):
 
 
 _PUBLIC_LISTED = models.Q(visibility="public", archived=False)
+
+# How long a deck stays in its owner's trash before the daily purge deletes it for good.
+TRASH_KEPT_DAYS = 30
+
+
+class LiveDeckManager(models.Manager["Deck"]):
+    """Decks not in the trash: every list, count, page and job reads decks through this one, so a
+    trashed deck is gone everywhere without each query having to remember it."""
+
+    def get_queryset(self) -> models.QuerySet[Deck]:
+        return super().get_queryset().filter(trashed_at__isnull=True)
 
 
 class Deck(models.Model):
@@ -106,18 +117,33 @@ class Deck(models.Model):
     forked_from = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="forks")
     copies_count = models.PositiveIntegerField(default=0)
     archived = models.BooleanField(default=False)
+    # Set when the owner deletes the deck: it is in their trash (restorable) until the purge, TRASH_KEPT_DAYS later.
+    trashed_at = models.DateTimeField(null=True, blank=True)
+
+    # Every deck, trashed ones too: only the trash itself (decks.library), the purge and the admin read it.
+    everything = models.Manager()
+    # The default manager (Meta) leaves trashed decks out, also for related managers (user.decks, deck.forks).
+    objects = LiveDeckManager()
 
     class Meta:
+        default_manager_name = "objects"
         ordering = ["-updated_at"]
         indexes = [
             models.Index(fields=["owner", "-updated_at"]),
             # Browse and the public list API read public, unarchived decks, newest or most copied first.
             models.Index(fields=["-created_at"], name="deck_public_newest", condition=_PUBLIC_LISTED),
             models.Index(fields=["-copies_count"], name="deck_public_most_copied", condition=_PUBLIC_LISTED),
+            # The trash page and the purge read the few trashed decks, oldest first.
+            models.Index(fields=["trashed_at"], name="deck_trashed", condition=models.Q(trashed_at__isnull=False)),
         ]
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def purge_at(self) -> datetime | None:
+        """When the purge deletes a trashed deck for good (None: not in the trash)."""
+        return self.trashed_at + timedelta(days=TRASH_KEPT_DAYS) if self.trashed_at else None
 
     @property
     def game_name(self) -> str:
@@ -168,8 +194,12 @@ class DeckVersion(models.Model):
 
     deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="versions")
     # The deck's version at the last save this row keeps: an editing session's autosaves make one
-    # row (decks.services.AUTOSAVE_GROUP), which moves on with each of them.
+    # row (decks.services.AUTOSAVE_GROUP), which moves on with each of them. It is the save counter
+    # (Deck.version, optimistic locking), so it has gaps: players never read it.
     version = models.PositiveIntegerField()
+    # The number players read ("Version 2 of 3", /d/<id>/v/2/): 1, 2, 3 … in the order the rows were
+    # made, with no gaps, so every number shown opens and "k of N" counts what the history lists.
+    number = models.PositiveIntegerField()
     snapshot = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True)
     # The last save kept here (null for rows older than grouping: their one save was at created_at).
@@ -182,10 +212,13 @@ class DeckVersion(models.Model):
 
     class Meta:
         ordering = ["deck", "-version"]
-        constraints = [models.UniqueConstraint(fields=["deck", "version"], name="deck_version_unique")]
+        constraints = [
+            models.UniqueConstraint(fields=["deck", "version"], name="deck_version_unique"),
+            models.UniqueConstraint(fields=["deck", "number"], name="deck_version_number_unique"),
+        ]
 
     def __str__(self) -> str:
-        return f"{self.deck_id} v{self.version}"
+        return f"{self.deck_id} version {self.number}"
 
 
 # A line's count and a draft's size are bounded so a session or a row stays small: MAX_LINE_COUNT and
@@ -193,14 +226,16 @@ class DeckVersion(models.Model):
 SECTIONS = game_sections()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class DeckDraft:
     """A deck as plain values: its game, the rules chosen and, per section, copies per collector number.
 
-    Gate Ruler's sections are `main` and `resources` (and the owner's `considering` board); another
-    game's other sections ("kingdom", "hero", "gates": its data's keys) are in `others`. A game whose
-    identity is a card has no ruler (`ruler` is ""). Treat it as immutable: changes build a new
-    draft (decks.services.deck_draft_change).
+    Every section is held alike in `sections`, by its key in the game's data (Gate Ruler's `main` and
+    `resources`, Ruler's Gambit's `kingdom` and `main`, GateRunners' `hero`, `gates` and `main`),
+    and so is the owner's `considering` board; a section left empty is not held. `main`,
+    `resources`, `considering` and `others` (the sections besides those three) read it, and the
+    draft is made from them as before. A game whose identity is a card has no ruler (`ruler` is "").
+    Treat it as immutable: changes build a new draft (decks.services.deck_draft_change).
     """
 
     ruler: str = ""
@@ -209,32 +244,88 @@ class DeckDraft:
     rules_date: date | None = None
     name: str = ""
     description: str = ""
-    main: Mapping[str, int] = field(default_factory=dict)
-    resources: Mapping[str, int] = field(default_factory=dict)
-    considering: Mapping[str, int] = field(default_factory=dict)
-    game: str = field(default_factory=default_game_slug)
-    others: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    game: str = ""
+    sections: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+
+    def __init__(
+        self,
+        ruler: str = "",
+        geas: str | None = None,
+        attribute: str = "",
+        rules_date: date | None = None,
+        name: str = "",
+        description: str = "",
+        main: Mapping[str, int] | None = None,
+        resources: Mapping[str, int] | None = None,
+        considering: Mapping[str, int] | None = None,
+        game: str | None = None,
+        others: Mapping[str, Mapping[str, int]] | None = None,
+        sections: Mapping[str, Mapping[str, int]] | None = None,
+    ) -> None:
+        # `sections` first (dataclasses.replace passes the draft's own), then the sections named on their
+        # own: `others` stands for every section besides the three, the three for themselves.
+        held = dict(sections) if sections is not None else {}
+        if others is not None:
+            held = {key: counts for key, counts in held.items() if key in _OWN_SECTIONS}
+            held.update(others)
+        for key, counts in (("main", main), ("resources", resources), ("considering", considering)):
+            if counts is not None:
+                held[key] = counts
+        _set = object.__setattr__
+        _set(self, "ruler", ruler)
+        _set(self, "geas", geas)
+        _set(self, "attribute", attribute)
+        _set(self, "rules_date", rules_date)
+        _set(self, "name", name)
+        _set(self, "description", description)
+        _set(self, "game", game if game is not None else default_game_slug())
+        _set(self, "sections", {key: counts for key, counts in held.items() if counts})
+
+    @property
+    def main(self) -> Mapping[str, int]:
+        return self.sections.get("main") or {}
+
+    @property
+    def resources(self) -> Mapping[str, int]:
+        return self.sections.get("resources") or {}
+
+    @property
+    def considering(self) -> Mapping[str, int]:
+        return self.sections.get("considering") or {}
+
+    @property
+    def others(self) -> Mapping[str, Mapping[str, int]]:
+        """The sections besides main, resources and the considering board ("kingdom", "hero", "gates")."""
+        return {key: counts for key, counts in self.sections.items() if key not in _OWN_SECTIONS}
+
+    @classmethod
+    def of_sections(cls, sections: Mapping[str, Mapping[str, int]], **fields: Any) -> DeckDraft:
+        """A draft whose sections are given by key (any game's: main, kingdom, hero…), with its other `fields`."""
+        return cls(**fields, sections=sections)
 
     def section(self, name: str) -> Mapping[str, int]:
         """Copies per collector number of one section; {} for a section the draft leaves empty."""
-        if name in _OWN_SECTIONS:
-            return {"main": self.main, "resources": self.resources, "considering": self.considering}[name]
-        return self.others.get(name, {})
+        return self.sections.get(name) or {}
 
     def with_section(self, name: str, counts: Mapping[str, int]) -> DeckDraft:
         kept = {n: c for n, c in counts.items() if c > 0}
-        if name in _OWN_SECTIONS:
-            return replace(self, **{name: kept})
-        return replace(self, others={**{k: v for k, v in self.others.items() if k != name}, name: kept})
+        return replace(self, sections={**self.sections, name: kept})
 
     def numbers(self) -> set[str]:
-        return {*self.main, *self.resources, *self.considering}.union(*self.others.values())
+        return set().union(*self.sections.values())
+
+    @property
+    def form_game(self) -> str | None:
+        """The game as the draft's stored forms name it (session, snapshot, share link, validate body):
+        none for the default game, whose forms are those from before there were other games (every
+        form that names no game is read as the default game's)."""
+        return None if self.game == default_game_slug() else self.game
 
     def to_session(self) -> dict[str, Any]:
         """A JSON-serialisable dict (the session stores JSON).
 
-        A Gate Ruler draft's form is as it always was (older sessions and versions have no `game`);
-        another game's adds `game` and its other sections by key.
+        The default game's form has no `game` (the form of the sessions and versions stored before other
+        games, see form_game); another game's adds `game` and its other sections by key.
         """
         data: dict[str, Any] = {
             "ruler": self.ruler,
@@ -247,8 +338,8 @@ class DeckDraft:
             "resources": dict(self.resources),
             "considering": dict(self.considering),
         }
-        if self.game != default_game_slug():
-            data["game"] = self.game
+        if self.form_game is not None:
+            data["game"] = self.form_game
             data["others"] = {key: dict(counts) for key, counts in self.others.items() if counts}
         return data
 
@@ -276,8 +367,9 @@ class DeckDraft:
         if not isinstance(others, Mapping):
             raise TypeError("expected a mapping of sections")
         return cls(
-            # A game whose identity is a ruler needs one (KeyError without); another game has none.
-            ruler=str(data["ruler"]) if known[game].identity == "ruler" else str(data.get("ruler") or ""),
+            # Every form to_session writes has a ruler ("" for a game whose identity is a card): without
+            # one it is not a draft (KeyError).
+            ruler=str(data["ruler"]),
             geas=str(data["geas"]) if data.get("geas") else None,
             attribute=str(data.get("attribute") or ""),
             rules_date=date.fromisoformat(data["rules_date"]) if data.get("rules_date") else None,

@@ -97,6 +97,8 @@ def deck_draft_for_owner(*, public_id: str, user: Any) -> OwnedDraft:
         f"l.{q('count')} FROM {deck} d LEFT JOIN {ruler} r ON r.{q('id')} = d.{q('ruler_id')} "
         f"LEFT JOIN {geas} g ON g.{q('id')} = d.{q('geas_id')} LEFT JOIN {line} l ON l.{q('deck_id')} = d.{q('id')} "
         f"LEFT JOIN {printing} p ON p.{q('id')} = l.{q('printing_id')} WHERE d.{q('public_id')} = %s "
+        # A deck in the trash is no deck here either (Deck.objects leaves it out).
+        f"AND d.{q('trashed_at')} IS NULL "
         # DeckCard's own order (Meta.ordering), which deck_draft_of's query follows.
         f"ORDER BY l.{q('section')}, p.{q('collector_number')}"
     )
@@ -138,10 +140,13 @@ def deck_and_lines_for_owner(*, public_id: str, user: Any, write: bool = False) 
     # come again on every line, its description and verdict included), in DeckCard's own order
     # (Meta.ordering: section, collector number), which deck_lines_of's query follows.
     sql = (
+        # A deck in the trash is no deck here either (Deck.objects leaves it out): a tab left open on it saves nothing.
         f"SELECT 0, {columns}, NULL, NULL, NULL, NULL FROM {deck_table} d WHERE d.{q('public_id')} = %s "
+        f"AND d.{q('trashed_at')} IS NULL "
         f"UNION ALL SELECT 1, {', '.join(['NULL'] * width)}, l.{q('id')}, p.{q('collector_number')}, "
         f"l.{q('section')}, l.{q('count')} FROM {deck_table} d JOIN {line} l ON l.{q('deck_id')} = d.{q('id')} "
         f"JOIN {printing} p ON p.{q('id')} = l.{q('printing_id')} WHERE d.{q('public_id')} = %s "
+        f"AND d.{q('trashed_at')} IS NULL "
         f"ORDER BY 1, {width + 4}, {width + 3}"
     )
     with db.cursor() as cursor:

@@ -7,14 +7,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q, QuerySet, Sum
+from django.db.models import Max, Q, QuerySet, Sum
 from django.http import Http404
 
 from cards.games import game_get
 from cards.models import Printing
 from cards.rules_selectors import rulers_and_geases_by_id
 
-from .models import Deck, DeckCard, Section, Visibility
+from .models import Deck, DeckCard, DeckVersion, Section, Visibility
 
 
 def deck_get_for_owner(*, public_id: str, user: Any, write: bool = False) -> Deck:
@@ -73,6 +73,11 @@ def deck_get_for_viewer(*, public_id: str, user: Any) -> Deck:
     if deck is None or (deck.visibility == Visibility.PRIVATE and not deck_is_owned_by(deck=deck, user=user)):
         raise Http404("No such deck.")
     return deck
+
+
+def deck_latest_version_number(*, deck: Deck) -> int | None:
+    """The number players read of the deck's latest version ("version 3" on its sheet); None if none is kept."""
+    return DeckVersion.objects.filter(deck=deck).aggregate(last=Max("number"))["last"]
 
 
 def deck_is_owned_by(*, deck: Deck, user: Any) -> bool:

@@ -7,6 +7,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -14,7 +15,8 @@ from cards.selectors import attribute_exists
 from gatesite.errors import ApplicationError
 from gatesite.rows import default_db
 
-from .drafts import DraftJudgement, deck_draft_judge, printing_ids_by_number
+from .card_facts import printing_ids_by_number
+from .drafts import DraftJudgement, deck_draft_judge
 from .models import SECTIONS, Deck, DeckCard, DeckDraft, DeckVersion, Visibility
 from .saved_drafts import DeckLines, deck_lines_of
 from .signals import deck_changed
@@ -24,9 +26,13 @@ class StaleDeck(ApplicationError):
     """A save based on a version of the deck that is no longer the latest."""
 
     def __init__(self, *, base_version: int, version: int) -> None:
+        # Worded when raised, in the language of the request that made the stale change (the editor's player).
         super().__init__(
-            f"This deck was changed elsewhere (another tab or device) since you loaded it: "
-            f"you had version {base_version}, it is now at version {version}. Your change was not saved."
+            gettext(
+                "This deck was changed elsewhere (another tab or device) since you loaded it: "
+                "you had version %(base)s, it is now at version %(version)s. Your change was not saved."
+            )
+            % {"base": base_version, "version": version}
         )
         self.base_version = base_version
         self.version = version
@@ -183,20 +189,24 @@ def _deck_version_record(*, deck: Deck, draft: DeckDraft, autosave: bool = False
             )
             if cursor.rowcount:
                 return
+        # number: the next one players read (no gaps). The deck's row is locked by this save's
+        # version bump (or is new), so no other save of it numbers a version at the same time.
         cursor.execute(
-            f"INSERT INTO {table} ({q('deck_id')}, {q('version')}, {q('snapshot')}, {q('created_at')}, "
-            f"{q('updated_at')}, {q('autosave')}, {q('name')}) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+            f"INSERT INTO {table} ({q('deck_id')}, {q('version')}, {q('number')}, {q('snapshot')}, "
+            f"{q('created_at')}, {q('updated_at')}, {q('autosave')}, {q('name')}) VALUES (%s, %s, "
+            f"(SELECT COALESCE(MAX({q('number')}), 0) + 1 FROM {table} WHERE {q('deck_id')} = %s), "
+            "%s, %s, %s, %s, %s)",
             # created_at: the time of the save (auto_now_add's), as updated_at.
-            [deck.pk, deck.version, json, at, at, autosave, ""],
+            [deck.pk, deck.version, deck.pk, json, at, at, autosave, ""],
         )
 
 
-def deck_version_name(*, deck: Deck, version: int, name: str) -> DeckVersion:
-    """Name a saved version on purpose (empty: no name); the next autosave then starts a new version."""
-    found = DeckVersion.objects.filter(deck=deck, version=version).first()
+def deck_version_name(*, deck: Deck, number: int, name: str) -> DeckVersion:
+    """Name the saved version with this number on purpose (empty: no name); the next autosave then starts a new version."""
+    found = DeckVersion.objects.filter(deck=deck, number=number).first()
     if found is None:
         raise ApplicationError(
-            gettext("%(deck)s has no version %(n)s.") % {"deck": deck.name, "n": version}, field="version"
+            gettext("%(deck)s has no version %(n)s.") % {"deck": deck.name, "n": number}, field="version"
         )
     found.name = name.strip()[: DeckVersion._meta.get_field("name").max_length]
     found.save(update_fields=["name"])
@@ -249,8 +259,16 @@ def _execute_each(cursor: Any, sql: str, rows: list[tuple[Any, ...]]) -> None:
 
 
 def deck_delete(*, deck: Deck) -> None:
-    deck_changed.send(sender=Deck, deck=deck)
-    deck.delete()
+    """Delete a deck for good, with its cards, versions and tags (players delete into the trash first:
+    decks.library.services.deck_trash; this is its "Delete forever" and the purge)."""
+    with transaction.atomic():
+        if deck.forked_from_id and deck.trashed_at is None:
+            # The source counts its copies players can see (a trashed copy was uncounted when trashed).
+            Deck.everything.filter(pk=deck.forked_from_id, copies_count__gt=0).update(
+                copies_count=F("copies_count") - 1
+            )
+        deck_changed.send(sender=Deck, deck=deck)
+        deck.delete()
 
 
 # ---------------------------------------------------------------- sharing, copies, tags, archive

@@ -13,7 +13,7 @@ app = Celery("gatesite", task_cls="celery.contrib.django.task:DjangoTask")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 # Features of the decks app that are not apps of their own keep their tasks in their folder.
-app.autodiscover_tasks(["decks.revalidation"])
+app.autodiscover_tasks(["decks.revalidation", "decks.library"])
 
 
 @app.task(name="gatesite.ping")

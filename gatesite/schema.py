@@ -14,11 +14,18 @@ gatesite.errors writes:
 An optional query parameter that is not a plain string (a number, a boolean, a date) may also be
 sent empty (`?legal=&page_size=&as_of=`,
 as an HTML form sends "any"): it then means the parameter's default (`allowEmptyValue`).
+
+A plain string parameter (a search term, a name, a collector number) says it has no control
+character (a `pattern`): gatesite.control_characters answers such a query parameter with a 400
+naming it and such a path with a 404. A body is `required` when its schema allows no empty object
+(every one of its models requires a field), as the API answers an empty body with a 400.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from gatesite.control_characters import NO_CONTROL_CHARACTER_PATTERN
 
 ERROR_COMPONENT = "Error"
 _ERROR_SCHEMA = {
@@ -55,6 +62,8 @@ def document_errors(result: dict[str, Any], generator: Any, **kwargs: Any) -> di
         for method, operation in item.items():
             if method in _METHODS:
                 _allow_empty_values(operation)
+                _refuse_control_characters(operation)
+                _require_bodies(operation, result["components"]["schemas"])
                 responses = operation.setdefault("responses", {})
                 for status in _statuses(operation):
                     responses.setdefault(status, _response(status))
@@ -69,6 +78,35 @@ def _allow_empty_values(operation: dict[str, Any]) -> None:
         # A choice (`sort`, `type`) is not: empty is none of its choices, a 400 (gatesite.filters).
         if optional and (schema.get("type") not in (None, "string") or "format" in schema):
             parameter["allowEmptyValue"] = True
+
+
+def _refuse_control_characters(operation: dict[str, Any]) -> None:
+    for parameter in operation.get("parameters", []):
+        schema = parameter.get("schema", {})
+        # A choice, a date or a slug has its own shape, which has no control character either.
+        if schema.get("type") == "string" and not {"enum", "format", "pattern"} & schema.keys():
+            # A path segment is never empty.
+            pattern = NO_CONTROL_CHARACTER_PATTERN
+            schema["pattern"] = pattern.replace("]*$", "]+$") if parameter.get("in") == "path" else pattern
+
+
+def _require_bodies(operation: dict[str, Any], components: dict[str, Any]) -> None:
+    body = operation.get("requestBody")
+    if body is None or body.get("required"):
+        return
+    schemas = [media.get("schema", {}) for media in body.get("content", {}).values()]
+    if schemas and all(_needs_a_field(schema, components) for schema in schemas):
+        body["required"] = True
+
+
+def _needs_a_field(schema: dict[str, Any], components: dict[str, Any]) -> bool:
+    """Whether no empty object is valid by `schema`: it requires a field, or each of its alternatives does."""
+    if "$ref" in schema:
+        return _needs_a_field(components.get(schema["$ref"].rsplit("/", 1)[-1], {}), components)
+    alternatives = schema.get("anyOf") or schema.get("oneOf")
+    if alternatives:
+        return all(_needs_a_field(alternative, components) for alternative in alternatives)
+    return bool(schema.get("required"))
 
 
 def _statuses(operation: dict[str, Any]) -> list[str]:

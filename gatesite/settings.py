@@ -45,6 +45,8 @@ INSTALLED_APPS = [
     "rest_framework",
     # API tokens, stored hashed (gatesite/accounts/models.py); replaces rest_framework.authtoken.
     "gatesite.accounts",
+    # Celery tasks kept while the broker is down, and the workers' heartbeats (gatesite/outbox/).
+    "gatesite.outbox",
     "axes",
     "csp",
     "django_filters",
@@ -65,6 +67,9 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     # After sessions, before common (Django's order): the language from the cookie or Accept-Language.
     "django.middleware.locale.LocaleMiddleware",
+    # After the language (its refusal is worded in it), before anything that reads the session or
+    # the player: a path or query with a control character is a 404 or a 400, with no query made.
+    "gatesite.control_characters.ControlCharacterMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -264,6 +269,12 @@ CACHES["default"].setdefault("KEY_PREFIX", "gatesite")
 # Django's Redis cache with a client kept per connection pool (gatesite/cache.py).
 if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
     CACHES["default"]["BACKEND"] = "gatesite.cache.RedisCache"
+    # A Redis that stops answering costs a request at most this long per call; after a failure the
+    # cache counts as down (reads miss, writes are skipped) for a second (gatesite/cache.py).
+    _REDIS_SOCKET_TIMEOUT = env.float("REDIS_SOCKET_TIMEOUT", default=0.5)
+    CACHES["default"].setdefault("OPTIONS", {})
+    CACHES["default"]["OPTIONS"].setdefault("socket_connect_timeout", _REDIS_SOCKET_TIMEOUT)
+    CACHES["default"]["OPTIONS"].setdefault("socket_timeout", _REDIS_SOCKET_TIMEOUT)
 # Sessions: with a cache every process shares (Redis, CACHE_URL) they are read from it and written
 # through to the database (cached_db): an editor click reads its session from the cache, not with a
 # query, and a session outlives a flushed cache. With the per-process memory (the embedded default)
@@ -313,7 +324,10 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # Every 10 minutes: recompute the statistics if a public deck changed since (decks.stats.services).
 # 03:30 daily (crontab.guru/#30_3_*_*_*): recompute them anyway (a safety net for changes made outside the services).
 # 00:05 daily (crontab.guru/#5_0_*_*_*): re-judge decks whose rules gain a revision today.
+# 04:15 daily (crontab.guru/#15_4_*_*_*): delete for good the decks in a trash for more than 30 days.
+# Every 15 s: send the tasks kept while the broker was down, and record the worker's heartbeat (gatesite.outbox).
 CELERY_BEAT_SCHEDULE = {
+    "gatesite-outbox-send": {"task": "gatesite.outbox_send", "schedule": 15.0},
     "cards-import-jobs-reap": {"task": "cards.import_jobs_reap", "schedule": 30.0},
     # Task names keep their "decks." prefix (decks.stats.tasks): beat's database rows name them so.
     "decks-statistics-refresh": {"task": "decks.statistics_refresh_if_stale", "schedule": 600.0},
@@ -322,6 +336,7 @@ CELERY_BEAT_SCHEDULE = {
         "task": "decks.revalidate_revisions_taking_effect",
         "schedule": crontab(minute=5, hour=0),
     },
+    "decks-trash-purge": {"task": "decks.trash_purge", "schedule": crontab(minute=15, hour=4)},
 }
 # Largest set file the admin's "Import card set" accepts, in bytes (files are stored in the database).
 IMPORT_MAX_BYTES = env.int("IMPORT_MAX_BYTES", default=20 * 1024 * 1024)

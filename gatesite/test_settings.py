@@ -7,7 +7,18 @@ import os
 # Tests run with DEBUG off, like production, so they need a key; never use this one elsewhere.
 os.environ.setdefault("SECRET_KEY", "gatesite-test-suite-only")
 
-from .settings import *  # noqa: F403
+# `make test` runs the suite in parallel (pytest-xdist, one worker per core). pytest-django gives each
+# worker its own test database; Redis gets one database per worker too (CI's /15, then /14, ...), so
+# one worker's Celery queue, cache and throttle counts never reach another's.
+_worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+if _worker.startswith("gw") and os.environ.get("REDIS_URL"):
+    from urllib.parse import urlsplit
+
+    _redis = urlsplit(os.environ["REDIS_URL"])
+    _base = int(_redis.path.strip("/") or 0)
+    os.environ["REDIS_URL"] = _redis._replace(path=f"/{(_base - int(_worker[2:])) % 16}").geturl()
+
+from .settings import *  # noqa: E402, F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Tests run tasks in-process; the tests that need a real worker over Redis switch this off

@@ -1,11 +1,12 @@
 from __future__ import annotations
 
-from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 
 from cards.models import Card, Geas, Printing, Ruler
+
+from .health import health_report
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -20,9 +21,9 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def healthz(request: HttpRequest) -> JsonResponse:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT 1")
-    return JsonResponse({"ok": True, "database": connection.vendor})
+    """Each dependency's status (gatesite/health.py); 503 when the database is down, else 200."""
+    report = health_report()
+    return JsonResponse(report, status=200 if report["ok"] else 503)
 
 
 def favicon(request: HttpRequest) -> HttpResponse:

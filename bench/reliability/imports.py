@@ -50,6 +50,16 @@ MALFORMED: list[tuple[str, bytes]] = [
     ("text.txt", _set(_GOOD_CARD)),
     ("bom-junk.json", b"\xef\xbb\xbf\x00\x00junk"),
     ("bad-bool.json", _set({**_GOOD_CARD, "cnt": "perhaps"})),
+    ("unknown-field.json", _set({**_GOOD_CARD, "evil_field": 1})),
+    ("bidi-name.json", _set({**_GOOD_CARD, "name": "Pro\u202ebe"})),
+    (
+        "deep-object.json",
+        _set({**_GOOD_CARD, "text": "PLACEHOLDER"}).replace(
+            b'"PLACEHOLDER"', b'{"a": ' * 100000 + b"1" + b"}" * 100000
+        ),
+    ),
+    ("header-only.csv", b"set_code,set_name,number,name,type\n"),
+    ("utf16.json", _set(_GOOD_CARD).decode().encode("utf-16")),
 ]
 
 _CREATE = """

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from bench.common import RESULTS_DIR, machine_info, postgres_version
 
-from . import browser, imports, load, probes
+from . import browser, control_characters, imports, load, outage, probes
 from .probes import Case
 from .stack import DATABASE_URL, REDIS_URL, Stack
 
@@ -33,6 +33,8 @@ PROBES: dict[str, Probe] = {
     "xss": lambda s, w, a: [browser.xss(s)],
     "malformed-imports": lambda s, w, a: [imports.malformed_imports(s, w)],
     "worker-kill": lambda s, w, a: [imports.worker_killed(s, w)],
+    "redis-outage": lambda s, w, a: [outage.redis_outage(s, w)],
+    "control-characters": lambda s, w, a: control_characters.control_characters(s),
     "schemathesis": lambda s, w, a: [load.schemathesis(s, w, examples=a.examples)],
     "load": lambda s, w, a: load.load(s, w, connections=a.connections, seconds=a.seconds),
     "nested-json": lambda s, w, a: [probes.nested_json(s)],

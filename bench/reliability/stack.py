@@ -22,8 +22,11 @@ import requests
 
 from bench.common import REPO, Server, ServerConfig, manage, prepare_database, server_env
 
-DATABASE_URL = "postgres://postgres@127.0.0.1:5432/gatesite_bench_reliability"
-REDIS_URL = "redis://127.0.0.1:6379/13"
+# Another database and Redis db by environment, so two people on one machine can run the suite at once.
+DATABASE_URL = os.environ.get(
+    "RELIABILITY_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/gatesite_bench_reliability"
+)
+REDIS_URL = os.environ.get("RELIABILITY_REDIS_URL", "redis://127.0.0.1:6379/13")
 PASSWORD = "reliability-probe-Pa55"
 USERS = ("rel-owner", "rel-other", "rel-staff")
 # A deck list the practice set always has (data/practice/practice_starter_ps00.json).
@@ -74,13 +77,7 @@ class Stack:
         try:
             self.server = Server(ServerConfig(self.workers, "sync", 1), self.env, self.workdir).__enter__()
             self.worker_start()
-            self.beat = self._celery(
-                "beat",
-                "--scheduler",
-                "django_celery_beat.schedulers:DatabaseScheduler",
-                "-s",
-                str(self.workdir / "beat-schedule"),
-            )
+            self.beat_start()
             for user in USERS:
                 self.tokens[user] = token_for(self.base, user)
             self.deck_id = deck_create(self.base, self.tokens["rel-owner"], name="Private probe deck")
@@ -106,6 +103,21 @@ class Stack:
             f"reliability-{time.monotonic_ns()}@%h",
         )
         return self.worker
+
+    def beat_start(self) -> subprocess.Popen[bytes]:
+        self.beat = self._celery(
+            "beat",
+            "--scheduler",
+            "django_celery_beat.schedulers:DatabaseScheduler",
+            "-s",
+            str(self.workdir / "beat-schedule"),
+        )
+        return self.beat
+
+    def celery_stop(self) -> None:
+        """Stop the worker and beat (a probe with a stack of its own on the same database needs them quiet)."""
+        for process in (self.beat, self.worker):
+            _stop(process)
 
     def _celery(self, *argv: str) -> subprocess.Popen[bytes]:
         log = (self.workdir / f"celery-{argv[0]}.log").open("ab")

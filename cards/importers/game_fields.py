@@ -102,6 +102,10 @@ def game_card_fields(reader: FieldReader, game: GameDefinition, card_type: str) 
     type_label = next(t.label for t in game.card_types if t.key == card_type)
     for field in game.card_fields:
         if card_type not in field.types:
+            # A uniform exporter writes every field for every card: false (or null) says "no Instant"
+            # as well as leaving it out; a bad value has its own error from reader.boolean.
+            if field.kind == "bool" and reader.raw(field.key) is not None and not reader.boolean(field.key):
+                continue
             if reader.raw(field.key) is not None:
                 types = ", ".join(field.types)
                 reader.error(field.key, f"{type_label} cards have no {field.label} (only {types} cards have it)")
@@ -114,12 +118,18 @@ def game_card_fields(reader: FieldReader, game: GameDefinition, card_type: str) 
     return values
 
 
-def game_unknown_keys(reader: FieldReader, game: GameDefinition, *, also: tuple[str, ...] = ()) -> None:
-    """An error for each key given that the game's cards do not have (a blank CSV cell is not given)."""
-    known = {*COMMON_KEYS, *(f.key for f in game.card_fields), *also}
-    for key in reader.given():
-        if key not in known and reader.raw(key) is not None:
-            fields = ", ".join([*COMMON_KEYS, *(f.key for f in game.card_fields)])
+def game_unknown_keys(
+    reader: FieldReader, game: GameDefinition, *, own: tuple[str, ...] = (), also: tuple[str, ...] = ()
+) -> None:
+    """An error for each key given that the game's cards do not have (a blank CSV cell is not given).
+
+    `own`: fields the game's cards have besides its card_fields (Gate Ruler's catalog columns);
+    `also`: keys a row may hold that are not card fields (a CSV row's set columns).
+    """
+    known = {*COMMON_KEYS, *own, *(f.key for f in game.card_fields), *also}
+    for key in [key for key in reader.given() if key not in known]:
+        if reader.raw(key) is not None:
+            fields = ", ".join([*COMMON_KEYS, *own, *(f.key for f in game.card_fields)])
             reader.error(key, f"is not a field of {game.name} cards (they have {fields})")
 
 

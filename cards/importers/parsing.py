@@ -10,8 +10,8 @@ import csv
 import io
 import json
 import re
-from collections.abc import Iterable, Mapping
-from datetime import date
+from collections.abc import Mapping
+from itertools import accumulate
 from pathlib import PurePath
 
 from cards.games import UnknownGameError, default_game, game_get
@@ -20,6 +20,7 @@ from decks.rules.types import CARD_TYPES
 
 from .consistency import consistency_errors, show_value
 from .game_fields import game_card_fields, game_card_read, game_card_type, game_unknown_keys
+from .readers import CsvReader, JsonReader, Reader
 from .records import (
     CardRecord,
     ImportFileError,
@@ -30,27 +31,22 @@ from .records import (
 
 ENERGY = "energy"
 
-# Mirrors the max_length of cards.models, so an over-long value is a row error, not a
-# database error halfway through the write.
-MAX_LENGTHS = {
-    "number": 40,
-    "name": 200,
-    "name_ja": 200,
-    "faction": 100,
-    "attributes": 100,
-    "rarity": 20,
-    "code": 20,
-    "set_code": 20,
-    "set_name": 200,
-}
-# Card integers are IntegerField: 32-bit on PostgreSQL.
-INT_MIN, INT_MAX = -(2**31), 2**31 - 1
-
 CSV_REQUIRED_COLUMNS = ("number", "name", "type", "set_code", "set_name")
-CSV_TRUE = frozenset({"true", "1", "yes"})
-CSV_FALSE = frozenset({"false", "0", "no"})
-_CSV_INTEGER = re.compile(r"[+-]?[0-9]+")
-_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+# The keys a set file may have: at the top, in its set, and on a Gate Ruler card (whose fields
+# are the catalog's own columns; the other games' are their card_fields, cards.importers.game_fields).
+FILE_KEYS = ("game", "set", "cards")
+SET_KEYS = ("code", "name", "release_date")
+GATE_RULER_KEYS = ("name_ja", "faction", "attributes", "level", "atk", "hp", "stk", "cnt", "legend")
+
+# How deep a JSON set file may nest: the file, its cards, a card, a list of attributes need 4.
+# Deeper is refused before json.loads, whose C decoder recurses per level (RecursionError, no file name).
+MAX_JSON_DEPTH = 8
+# Every byte but quotes and brackets (a UTF-8 character past ASCII has no ASCII bytes), deleted in C.
+_NOT_QUOTE_OR_BRACKET = bytes(b for b in range(256) if b not in b'"[]{}')
+_DEPTH_STEP = [1 if b in b"[{" else -1 if b in b"]}" else 0 for b in range(256)]
+# A JSON string (skipped whole, so its brackets do not count), a bracket, or an unclosed quote.
+_JSON_NESTING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]|"', re.DOTALL)
 
 
 def parse_card_file(path_or_name: str, raw: bytes) -> ParsedFile:
@@ -79,9 +75,13 @@ def _parse_json(name: str, raw: bytes) -> ParsedFile:
     def fail(message: str, row: str = "", field: str | None = None) -> ImportFileError:
         return ImportFileError([RowError(name, row, field, message)])
 
+    text = _decode(name, raw)
+    too_deep = json_nesting_error(name, raw)
+    if too_deep is not None:
+        raise ImportFileError([too_deep])
     try:
-        payload = json.loads(_decode(name, raw))
-    except json.JSONDecodeError as exc:
+        payload = json.loads(text)
+    except ValueError as exc:  # JSONDecodeError, or an integer of more digits than Python converts
         raise fail(f"malformed JSON: {exc}") from exc
     if not isinstance(payload, dict):
         raise fail('expected a JSON object with "set" and "cards"')
@@ -90,14 +90,16 @@ def _parse_json(name: str, raw: bytes) -> ParsedFile:
     except UnknownGameError as exc:
         raise fail(str(exc), field="game") from exc
     errors: list[RowError] = []
+    _unknown_keys(JsonReader(name, "", payload, errors), FILE_KEYS, "a set file")
 
     set_values = payload.get("set")
     card_set: SetRecord | None = None
     if not isinstance(set_values, dict):
         errors.append(RowError(name, "set", None, "expected an object with code, name and release_date"))
     else:
-        reader = _JsonReader(name, "set", set_values, errors)
+        reader = JsonReader(name, "set", set_values, errors)
         card_set = _read_set(reader, code="code", set_name="name", game=game)
+        _unknown_keys(reader, SET_KEYS, "a set")
 
     cards_values = payload.get("cards")
     cards: list[CardRecord] = []
@@ -110,13 +112,60 @@ def _parse_json(name: str, raw: bytes) -> ParsedFile:
             errors.append(RowError(name, row, None, "expected an object"))
             continue
         record = _read_card(
-            _JsonReader(name, row, values, errors),
+            JsonReader(name, row, values, errors),
             set_code=card_set.code if card_set else "",
             game=game,
         )
         if record is not None:
             cards.append(record)
+    if not cards_values and not errors:
+        errors.append(RowError(name, "cards", None, "the file has no cards"))
     return _finish(name, (card_set,) if card_set else (), cards, errors)
+
+
+def json_nesting_error(name: str, raw: bytes) -> RowError | None:
+    """An error naming the line where the JSON `raw` nests deeper than MAX_JSON_DEPTH, or None.
+
+    json.loads recurses once per level and fails on a 50,000-deep array with a RecursionError
+    that names no file; this counts the brackets outside strings instead, without recursion and
+    in C (bytes.replace, translate, split): a tenth of a second for a 15 MB file.
+    """
+    # Escapes first, so that an escaped quote does not end a string: an escaped backslash, then
+    # what is left of an escaped quote. Any other escape has no quote or bracket.
+    kept = raw.replace(b"\\\\", b"").replace(b'\\"', b"").translate(None, _NOT_QUOTE_OR_BRACKET)
+    # Two quotes side by side have nothing between them: dropping them leaves every other byte inside
+    # or outside a string as it was, and leaves only the strings that hold a bracket.
+    kept = kept.replace(b'""', b"")
+    outside_strings = b"".join(kept.split(b'"')[0::2])  # an unclosed string runs to the end
+    if max(accumulate(map(_DEPTH_STEP.__getitem__, outside_strings)), default=0) <= MAX_JSON_DEPTH:
+        return None
+    return _json_too_deep(name, raw.decode("utf-8", errors="replace"))
+
+
+def _json_too_deep(name: str, text: str) -> RowError:
+    """The error naming the line of the first bracket of `text` past MAX_JSON_DEPTH (the slow path,
+    token by token, taken only for a file being refused)."""
+    depth, where = 0, ""
+    for match in _JSON_NESTING.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                where = f" (line {text.count(chr(10), 0, match.start()) + 1})"
+                break
+        elif token in "]}":
+            depth -= 1
+        elif token == '"':  # an unclosed string, which runs to the end
+            break
+    message = f"the JSON nests deeper than {MAX_JSON_DEPTH} levels{where}; a set file needs 4 (the file, its cards, a card, a list)"
+    return RowError(name, "", None, message)
+
+
+def _unknown_keys(reader: Reader, known: tuple[str, ...], what: str) -> None:
+    """An error for each key of a set file's top or its set that the format does not have."""
+    for key in reader.given():
+        if key not in known:
+            reader.error(key, f"is not a field of {what} (it has {', '.join(known)})")
 
 
 # --- CSV --------------------------------------------------------------------------------
@@ -140,7 +189,7 @@ def _parse_csv(name: str, raw: bytes) -> ParsedFile:
                 message = f"malformed CSV: {len(cells)} cells, the header has {len(columns)}"
                 errors.append(RowError(name, row, None, message))
                 continue
-            csv_reader = _CsvReader(name, row, dict(zip(columns, cells, strict=True)), errors)
+            csv_reader = CsvReader(name, row, dict(zip(columns, cells, strict=True)), errors)
             game = _csv_game(csv_reader)
             if game is None:
                 continue
@@ -153,6 +202,8 @@ def _parse_csv(name: str, raw: bytes) -> ParsedFile:
     except csv.Error as exc:
         errors.append(RowError(name, f"row {reader.line_num}", None, f"malformed CSV: {exc}"))
         raise ImportFileError(errors) from exc
+    if not cards and not errors:
+        errors.append(RowError(name, "", None, "the file has no cards, only a header row"))
     return _finish(name, tuple(sets.values()), cards, errors)
 
 
@@ -170,9 +221,12 @@ def _csv_columns(name: str, header: list[str] | None) -> list[str]:
     return columns
 
 
-def _csv_game(reader: _CsvReader) -> GameDefinition | None:
+def _csv_game(reader: CsvReader) -> GameDefinition | None:
     """The row's game (its `game` cell; blank or no such column: the default game); None with an error if unknown."""
+    before = len(reader.errors)
     slug = reader.text("game")
+    if len(reader.errors) > before:
+        return None
     try:
         return default_game() if slug is None else game_get(slug)
     except UnknownGameError as exc:
@@ -180,7 +234,7 @@ def _csv_game(reader: _CsvReader) -> GameDefinition | None:
         return None
 
 
-def _csv_set_check(reader: _CsvReader, card_set: SetRecord, known: SetRecord) -> None:
+def _csv_set_check(reader: CsvReader, card_set: SetRecord, known: SetRecord) -> None:
     """A row's set name, release date and game must be those of the set code's first row."""
     for attr, field in (("name", "set_name"), ("release_date", "release_date"), ("game", "game")):
         mine, theirs = getattr(card_set, attr), getattr(known, attr)
@@ -194,6 +248,8 @@ def _csv_set_check(reader: _CsvReader, card_set: SetRecord, known: SetRecord) ->
 
 
 def _decode(name: str, raw: bytes) -> str:
+    if _looks_like_utf16(raw):
+        raise ImportFileError([_utf16(name)])
     try:
         return raw.decode("utf-8-sig")  # -sig: a leading BOM is dropped, not data
     except UnicodeDecodeError as exc:
@@ -205,8 +261,24 @@ def _not_utf8(name: str, raw: bytes, exc: UnicodeDecodeError) -> RowError:
     return RowError(name, "", None, f"not UTF-8 text: {exc} (line {line})")
 
 
+def _looks_like_utf16(raw: bytes) -> bool:
+    """A UTF-16 byte-order mark, or text whose every other byte is NUL (ASCII saved as UTF-16)."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return True
+    sample = raw[:512]
+    even, odd = sample[0::2], sample[1::2]
+    return len(sample) >= 4 and (
+        (odd.count(0) > len(odd) // 2 and not even.count(0)) or (even.count(0) > len(even) // 2 and not odd.count(0))
+    )
+
+
+def _utf16(name: str) -> RowError:
+    return RowError(name, "", None, "the file looks like UTF-16 text; save it as UTF-8, the only encoding read")
+
+
 def check_file_content(path_or_name: str, raw: bytes) -> list[RowError]:
-    """Cheap checks of an uploaded file before it is queued: extension, empty, binary, UTF-8, JSON shape.
+    """Cheap checks of an uploaded file before it is queued: extension, empty, UTF-16, binary, UTF-8, JSON
+    shape and nesting.
 
     The rows themselves are checked by parse_card_file when the file is imported.
     """
@@ -222,6 +294,8 @@ def check_file_content(path_or_name: str, raw: bytes) -> list[RowError]:
         ]
     if not raw.strip():
         return [RowError(path_or_name, "", None, "the file is empty")]
+    if _looks_like_utf16(raw):
+        return [_utf16(path_or_name)]
     if b"\x00" in raw:
         line = raw.count(b"\n", 0, raw.index(b"\x00")) + 1
         return [RowError(path_or_name, "", None, f"binary data (a NUL byte at line {line}), not a text file")]
@@ -229,15 +303,19 @@ def check_file_content(path_or_name: str, raw: bytes) -> list[RowError]:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         return [_not_utf8(path_or_name, raw, exc)]
-    if suffix == ".json" and not text.lstrip().startswith("{"):
-        return [RowError(path_or_name, "", None, 'expected a JSON object with "set" and "cards"')]
+    if suffix == ".json":
+        if not text.lstrip().startswith("{"):
+            return [RowError(path_or_name, "", None, 'expected a JSON object with "set" and "cards"')]
+        too_deep = json_nesting_error(path_or_name, raw)
+        if too_deep is not None:
+            return [too_deep]
     return []
 
 
 def card_fields_errors(game: GameDefinition, card_type: str, fields: Mapping[str, object]) -> list[RowError]:
     """A stored card's type and game fields checked as an import checks a row (Card.clean, for the admin)."""
     errors: list[RowError] = []
-    reader = _JsonReader("", "", {"type": card_type, **fields}, errors)
+    reader = JsonReader("", "", {"type": card_type, **fields}, errors)
     found = game_card_type(reader, game)
     if found is not None:
         game_card_fields(reader, game, found)
@@ -258,7 +336,7 @@ def _finish(
     return parsed
 
 
-def _read_set(reader: _Reader, *, code: str, set_name: str, game: GameDefinition) -> SetRecord | None:
+def _read_set(reader: Reader, *, code: str, set_name: str, game: GameDefinition) -> SetRecord | None:
     before = len(reader.errors)
     set_code = reader.text(code, required=True)
     name = reader.text(set_name, required=True)
@@ -272,11 +350,12 @@ def _read_set(reader: _Reader, *, code: str, set_name: str, game: GameDefinition
 _CSV_SET_COLUMNS = ("set_code", "set_name", "release_date", "game")
 
 
-def _read_card(reader: _Reader, *, set_code: str, game: GameDefinition) -> CardRecord | None:
+def _read_card(reader: Reader, *, set_code: str, game: GameDefinition) -> CardRecord | None:
+    also = _CSV_SET_COLUMNS if isinstance(reader, CsvReader) else ()
     if not game.default:  # its fields are its game's (data/games/<slug>.json)
-        also = _CSV_SET_COLUMNS if isinstance(reader, _CsvReader) else ()
         return game_card_read(reader, game, set_code=set_code, also=also)
     before = len(reader.errors)
+    game_unknown_keys(reader, game, own=GATE_RULER_KEYS, also=also)
     number = reader.text("number", required=True)
     name = reader.text("name", required=True)
     card_type, faction, level = _read_type_faction_level(reader, before=before)
@@ -312,7 +391,7 @@ def _read_card(reader: _Reader, *, set_code: str, game: GameDefinition) -> CardR
     )
 
 
-def _read_type_faction_level(reader: _Reader, *, before: int) -> tuple[str | None, str | None, int | None]:
+def _read_type_faction_level(reader: Reader, *, before: int) -> tuple[str | None, str | None, int | None]:
     """A card's type, faction and level: an energy card has neither faction nor level, any other card both."""
     card_type = reader.text("type", required=True)
     if card_type is not None:
@@ -332,150 +411,3 @@ def _read_type_faction_level(reader: _Reader, *, before: int) -> tuple[str | Non
             if value is None and field not in bad:  # a bad value has its own error
                 reader.error(field, "is required (only energy cards have none)")
     return card_type, faction, level
-
-
-class _Reader:
-    """Reads typed fields out of one row, recording an error per bad field."""
-
-    def __init__(self, file: str, row: str, values: Mapping[str, object], errors: list[RowError]) -> None:
-        self.file = file
-        self.row = row
-        self.values = values
-        self.errors = errors
-
-    def error(self, field: str, message: str) -> None:
-        self.errors.append(RowError(self.file, self.row, field, message))
-
-    def raw(self, key: str) -> object:
-        """The value as given; None when absent, null or blank."""
-        value = self.values.get(key)
-        if isinstance(value, str) and not value.strip():
-            return None
-        return value
-
-    def show(self, value: object) -> str:
-        return repr(value)
-
-    def given(self) -> list[str]:
-        """The keys (JSON) or columns (CSV) of the row."""
-        return list(self.values)
-
-    def text(self, key: str, *, required: bool = False) -> str | None:
-        # self.raw(key), inlined: this runs for every text field of every row.
-        value = self.values.get(key)
-        if value is not None and not isinstance(value, str):
-            self.error(key, f"{self.show(value)} is not a string")
-            return None
-        result = value.strip() if value else None
-        if not result:
-            if required:
-                self.error(key, "is required")
-            return None
-        limit = MAX_LENGTHS.get(key)
-        if limit is not None and len(result) > limit:
-            self.error(key, f"is longer than {limit} characters")
-            return None
-        return result
-
-    def integer(self, key: str) -> int | None:
-        value = self._integer(key)
-        if value is not None and not INT_MIN <= value <= INT_MAX:
-            self.error(key, f"{value} is out of range")
-            return None
-        return value
-
-    def _integer(self, key: str) -> int | None:
-        raise NotImplementedError
-
-    def boolean(self, key: str) -> bool:
-        raise NotImplementedError
-
-    def date(self, key: str) -> date | None:
-        value = self.text(key)
-        if value is None:
-            return None
-        if _ISO_DATE.fullmatch(value):
-            try:
-                return date.fromisoformat(value)
-            except ValueError:
-                pass
-        self.error(key, f"{value!r} is not a date (YYYY-MM-DD)")
-        return None
-
-    def attributes(self, key: str) -> tuple[str, ...]:
-        raise NotImplementedError
-
-    def _attribute_set(self, key: str, names: Iterable[str]) -> tuple[str, ...]:
-        result = {n.strip() for n in names if n.strip()}
-        limit = MAX_LENGTHS["attributes"]
-        for attribute in sorted(result):
-            if len(attribute) > limit:
-                self.error(key, f"{attribute[:20]!r}… is longer than {limit} characters")
-        return tuple(sorted(result))
-
-
-class _JsonReader(_Reader):
-    """JSON types are strict: an integer is a JSON number without fraction, a boolean is true/false."""
-
-    def show(self, value: object) -> str:
-        return json.dumps(value, ensure_ascii=False)
-
-    def _integer(self, key: str) -> int | None:
-        value = self.values.get(key)  # strict: a blank string is not null here
-        if value is None:
-            return None
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.error(key, f"{self.show(value)} is not an integer")
-            return None
-        return value
-
-    def boolean(self, key: str) -> bool:
-        value = self.values.get(key)  # strict: a blank string is not null here
-        if value is None:
-            return False
-        if not isinstance(value, bool):
-            self.error(key, f"{self.show(value)} is not a boolean (true or false)")
-            return False
-        return value
-
-    def attributes(self, key: str) -> tuple[str, ...]:
-        value = self.values.get(key)  # strict: a blank string is not null here
-        if value is None:
-            return ()
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            self.error(key, f"{self.show(value)} is not a list of strings")
-            return ()
-        return self._attribute_set(key, value)
-
-
-class _CsvReader(_Reader):
-    """Every cell is text; an empty cell is null."""
-
-    def _integer(self, key: str) -> int | None:
-        value = self.raw(key)
-        if value is None:
-            return None
-        assert isinstance(value, str)
-        if not _CSV_INTEGER.fullmatch(value.strip()):
-            self.error(key, f"{value!r} is not an integer")
-            return None
-        return int(value)
-
-    def boolean(self, key: str) -> bool:
-        value = self.raw(key)
-        if value is None:
-            return False
-        assert isinstance(value, str)
-        lowered = value.strip().lower()
-        if lowered in CSV_TRUE:
-            return True
-        if lowered not in CSV_FALSE:
-            self.error(key, f"{value!r} is not a boolean (true/false, 1/0 or yes/no)")
-        return False
-
-    def attributes(self, key: str) -> tuple[str, ...]:
-        value = self.raw(key)
-        if value is None:
-            return ()
-        assert isinstance(value, str)
-        return self._attribute_set(key, value.split("/"))

@@ -38,18 +38,13 @@ from decks.api.bodies import (
 from decks.api.outputs import deck_detail_output, deck_output, validation_output
 from decks.api.pagination import DeckPagination
 from decks.api.parsing import DeckListBody, body_parse, list_lines, validate_body_parse
-from decks.drafts import (
-    DeckListLine,
-    DraftJudgement,
-    deck_judge,
-    draft_section_of_lines,
-    game_deck_judge,
-)
+from decks.drafts import DeckListLine, DraftJudgement, deck_judge, draft_section_of_lines
 from decks.library.filters import DeckFilter
+from decks.library.services import deck_trash
 from decks.models import Deck, DeckDraft, Visibility
 from decks.saved_drafts import deck_draft_of
 from decks.selectors import deck_api_queryset, deck_is_owned_by, deck_list_owned, deck_list_public
-from decks.services import StaleDeck, deck_delete, deck_save
+from decks.services import StaleDeck, deck_save
 from gatesite.clock import site_today
 from gatesite.errors import ApplicationError
 from gatesite.parsers import JSONParser
@@ -67,22 +62,20 @@ class DeckValidateApi(APIView):
 
 
 def validate_body_judge(body: Any) -> DraftJudgement:
-    """The judgement a validate body asks for: Gate Ruler's deck list, or another game's sections."""
-    if not isinstance(body, DeckListBody):  # a game whose identity is a card: its sections' lines
-        return _game_judge(body)
-    return deck_judge(
-        ruler=body.ruler,
-        geas=body.geas,
-        on=body.as_of or site_today(),
-        attribute=body.attribute,
-        main=body.main,
-        resources=body.resources,
-    )
-
-
-def _game_judge(body: Any) -> DraftJudgement:
+    """The judgement a validate body asks for, whatever its game: its sections' lines, and for a game
+    whose identity is a ruler the ruler, geas and attribute (Gate Ruler's body, a DeckListBody)."""
+    on = body.as_of or site_today()
+    if isinstance(body, DeckListBody):
+        return deck_judge(
+            on=on,
+            ruler=body.ruler,
+            geas=body.geas,
+            attribute=body.attribute,
+            main=body.main,
+            resources=body.resources,
+        )
     sections = {key: list_lines(getattr(body, key)) for key in type(body).model_fields if key not in ("game", "as_of")}
-    return game_deck_judge(game=body.game, on=body.as_of or site_today(), sections=sections)
+    return deck_judge(on=on, game=body.game, **sections)
 
 
 # ---------------------------------------------------------------- /api/v1/decks/: saved decks
@@ -260,7 +253,14 @@ class DeckDetailApi(APIView):
             return Response(StaleDeckError(error=exc.message, version=exc.version).model_dump(), status=409)
         return self.get(request, public_id)
 
-    @extend_schema(operation_id="decks_destroy", responses={204: None, **_WRITE_ERRORS})
+    @extend_schema(
+        operation_id="decks_destroy",
+        responses={204: None, **_WRITE_ERRORS},
+        description=(
+            "Delete the deck: it moves to its owner's trash and answers 404 from then on; the owner can "
+            "restore it from My decks › Trash for 30 days, after which it is deleted for good."
+        ),
+    )
     def delete(self, request: Request, public_id: str) -> Response:
-        deck_delete(deck=self._deck(request, public_id, write=True))
+        deck_trash(deck=self._deck(request, public_id, write=True))
         return Response(status=204)

@@ -69,7 +69,7 @@ class GameOfBody(BaseModel):
     game: GameChoice = default_game_slug()
 
 
-def _game_validate_input(slug_: str) -> type[BaseModel]:
+def _sections_validate_input(slug_: str) -> type[BaseModel]:
     """The validate body of a game whose identity is a card: its sections' lines from its data, nothing else."""
     game = games()[slug_]
     lines = Annotated[list[DeckLine], Field(max_length=MAX_LINES)]
@@ -85,7 +85,7 @@ def _game_validate_input(slug_: str) -> type[BaseModel]:
 
 # One body model per game: Gate Ruler's is DeckValidateInput, every other game's is built from its data.
 VALIDATE_INPUTS: dict[str, type[BaseModel]] = {
-    slug_: DeckValidateInput if game.identity == "ruler" else _game_validate_input(slug_)
+    slug_: DeckValidateInput if game.identity == "ruler" else _sections_validate_input(slug_)
     for slug_, game in games().items()
 }
 AnyDeckValidateInput = RootModel[reduce(operator.or_, dict.fromkeys(VALIDATE_INPUTS.values()))]  # type: ignore[misc]

@@ -1,9 +1,9 @@
 """The deck API's answers, built through their models (decks.api.bodies) and dumped as JSON values.
 
 Each builder fills the fields its model declares: the model refuses a missing or mistyped
-field and drops any other, so the answer cannot drift from its schema. The one exception,
-Gate Ruler's validation (the API's busiest answer), is written as plain JSON values and tested
-against its model instead.
+field and drops any other, so the answer cannot drift from its schema. The one exception, the
+validation (the API's busiest answer), is written as plain JSON values and tested against its
+models instead.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 from rest_framework.request import Request
 
-from decks.api.bodies import DeckDetailOutput, DeckOutput, DeckVerdict, GameDeckValidation
+from decks.api.bodies import DeckDetailOutput, DeckOutput, DeckVerdict
 from decks.drafts import DraftJudgement
 from decks.models import Deck, Visibility
 from decks.selectors import deck_card_lines, deck_is_owned_by
@@ -21,16 +21,30 @@ from decks.wording import word
 
 
 def validation_output(*, judgement: DraftJudgement) -> dict[str, Any]:
-    """POST /api/v1/decks/validate/'s answer: the verdict, every violation and the deck's figures.
+    """POST /api/v1/decks/validate/'s answer for a deck of any game: the verdict, every violation in the
+    request's language and the deck's figures.
 
-    Gate Ruler's answer is written as the JSON values DeckValidation dumps (dates as ISO strings,
-    its fields in its order) rather than through the model: validating and dumping it again cost
-    the validate API a tenth of its time over ping's. tests/decks/api/test_validation_output.py
-    checks that the model reads these values and dumps them back unchanged, on many judgements.
+    Its two shapes are the README's: DeckValidation for a game whose identity is a ruler (the ruler,
+    geas and rules dates), GameDeckValidation for one whose identity is a card (the game, and its
+    sections' card counts). Written as the JSON values the model dumps (dates as ISO strings, its
+    fields in its order) rather than through it, which would validate and dump again what is built
+    here on the API's busiest answer (docs/benchmarks.md). tests/decks/api/test_validation_output.py and
+    test_game_validation_output.py check that the models read these values and dump them back unchanged.
     """
     report, choice = judgement.report, judgement.choice
+    violations = [
+        {"rule": v.rule, "message": word(v), "cards": list(v.cards), "source": word(v.source)}
+        for v in report.violations
+    ]
     if choice is None:
-        return _game_validation_output(judgement)
+        game, deck = judgement.game, judgement.deck
+        return {
+            "legal": report.legal,
+            "game": game.slug,
+            "as_of": judgement.on.isoformat(),
+            "violations": violations,
+            "summary": {key: sum(entry.count for entry in deck.section(key)) for key in game.section_keys()},
+        }
     summary = report.summary
     return {
         "legal": report.legal,
@@ -39,10 +53,7 @@ def validation_output(*, judgement: DraftJudgement) -> dict[str, Any]:
         "as_of": choice.on.isoformat(),
         "rules_effective_from": choice.ruler_revision.effective_from.isoformat(),
         "rules_note": choice.note or None,
-        "violations": [
-            {"rule": v.rule, "message": word(v), "cards": list(v.cards), "source": word(v.source)}
-            for v in report.violations
-        ],
+        "violations": violations,
         "summary": {
             "size": summary.size,
             "level": summary.level,
@@ -52,23 +63,6 @@ def validation_output(*, judgement: DraftJudgement) -> dict[str, Any]:
             "resources": summary.resources,
         },
     }
-
-
-def _game_validation_output(judgement: DraftJudgement) -> dict[str, Any]:
-    """The answer for a game whose identity is a card: its violations and its sections' card counts."""
-    report, deck = judgement.report, judgement.deck
-    return GameDeckValidation.model_validate(
-        {
-            "legal": report.legal,
-            "game": judgement.game.slug,
-            "as_of": judgement.on,
-            "violations": [
-                {"rule": v.rule, "message": v.message, "cards": list(v.cards), "source": v.source}
-                for v in report.violations
-            ],
-            "summary": {key: sum(entry.count for entry in deck.section(key)) for key in judgement.game.section_keys()},
-        }
-    ).model_dump(mode="json")
 
 
 def deck_output(*, deck: Deck, request: Request | None) -> dict[str, Any]:
@@ -120,8 +114,8 @@ def _url(deck: Deck, request: Request | None) -> str:
 
 def _forked_from(deck: Deck, request: Request | None) -> str | None:
     source = deck.forked_from
-    if source is None:
-        return None
+    if source is None or source.trashed_at is not None:
+        return None  # no source, or one in its owner's trash (its link answers 404)
     # A private source stays unknown to anyone but its owner.
     user = request.user if request is not None else None
     if source.visibility == Visibility.PRIVATE and not (user and deck_is_owned_by(deck=source, user=user)):

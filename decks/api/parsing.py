@@ -131,7 +131,7 @@ def validate_body_parse(request: Request) -> DeckListBody | BaseModel:
     """The validate API's body: Gate Ruler's as a DeckListBody, another game's read by its own model
     (decks.api.bodies.VALIDATE_INPUTS).
 
-    A body that does not say "game" is Gate Ruler's and is read as it always was, in one pass
+    A body that does not say "game" is Gate Ruler's (every older client's), read in one pass
     (most often by _quick_read); a body that does is read twice, first for its game only.
     """
     raw = _json_bytes(request)
@@ -149,7 +149,7 @@ def validate_body_parse(request: Request) -> DeckListBody | BaseModel:
 # ---------------------------------------------------------------- Gate Ruler's validate body, read quickly
 #
 # DeckValidateInput checks each line's number or name and count in Python (decks.api.fields: the
-# words of DRF's fields), which cost the validate API as much as the rest of its reading, and its
+# words of DRF's fields), half the work of reading the body (docs/benchmarks.md), and its
 # lines then become DeckListLines. The body as clients nearly always send it (text of printable
 # ASCII without surrounding spaces, JSON integers for counts, slugs as they are) is read here in
 # one pass in Rust, straight into DeckListLines. What this reader takes, DeckValidateInput takes

@@ -6,8 +6,8 @@ resources are flat ``[number, count, number, count, …]`` lists, raw-deflated (
 header) and base64url-encoded without padding. A 50-card deck is about 100–200 characters.
 A deck of another game than Gate Ruler adds two items, ``[..., name, game, sections]``: the
 game's slug and its other sections (``{"kingdom": [number, count, …]}``), with ruler, geas,
-attribute, rules date and resources empty. Without them (every older link) the deck is
-Gate Ruler's, so Gate Ruler's codes are the same as ever.
+attribute, rules date and resources empty (the decoder reads no rules chosen from them). Without
+them (every older link) the deck is Gate Ruler's, so Gate Ruler's codes are the same as ever.
 
 decode_deck_link refuses anything it did not write: bad characters, bad compression, a wrong
 shape, counts out of range, unknown versions, each with a clear DeckLinkError.
@@ -161,6 +161,9 @@ def _linked_deck(data: Any) -> LinkedDeck:
     main_counts, resource_counts = _counts("deck", main), _counts("resources", resources)
     if len(main_counts) + len(resource_counts) + sum(len(c) for c in sections.values()) > MAX_LINES:
         raise DeckLinkError(_w(gettext_noop("The link's deck has more than %(n)s different printings."), n=MAX_LINES))
+    if game is not None:
+        # The form that names its game is written with no rules chosen: what stands there is not read.
+        ruler, geas, attribute, when = "", "", "", None
     return LinkedDeck(ruler, geas or None, attribute, when, main_counts, resource_counts, name, game, sections)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
@@ -11,10 +12,11 @@ from typing import Any
 from django.db.models import F, Q
 from django.utils.translation import gettext
 
-from cards.game_catalog import game_catalog_get
 from cards.games import UnknownGameError, default_game, game_get, games
 from cards.models import Attribute, Card, Geas, Printing, Ruler
 from cards.rules_selectors import rules_choice_get
+from decks.card_facts import card_facts_by_number
+from decks.deck_view import DeckView, deck_view
 from decks.decklists.link import DeckLinkError, LinkedDeck, decode_deck_link, encode_deck_link
 from decks.decklists.text import (
     LineError,
@@ -26,12 +28,9 @@ from decks.decklists.text import (
     line_fixed,
     parse_deck_text,
 )
-from decks.drafts import card_facts_by_number, game_card_facts
-from decks.editor.state import DeckEditorState, deck_editor_state
 from decks.models import MAX_LINE_COUNT, DeckDraft
 from decks.rules.games import GameDefinition
 from decks.rules.ruleset import RulesInForce
-from decks.sharing.game_view import GameDeckView, game_deck_view
 from decks.wording import word
 from gatesite.clock import site_today
 from gatesite.errors import ApplicationError
@@ -47,22 +46,21 @@ def _games_vocabulary() -> dict[str, str]:
 
 
 def deck_text_vocabulary(*, game: str | None = None) -> Vocabulary:
-    """Every name a pasted deck list of `game` (default: Gate Ruler) may use (decks.decklists.text).
-
-    Gate Ruler: its cards, rulers, geases, attributes (four queries). Another game: its cards
-    and its sections' headings (one query). Both: the games a `Game:` line may name.
-    """
+    """Every name a pasted deck list of `game` (default: Gate Ruler) may use (decks.decklists.text): its
+    cards (and their Japanese names), the games a `Game:` line may name, and its list form's own words
+    (_LIST_FORMS: the rulers, geases and attributes, or the sections' headings)."""
     definition = game_get(game) if game else default_game()
-    if not definition.default:
-        cards = {name: name for name in Card.objects.filter(game=definition.slug).values_list("name", flat=True)}
-        headings = {s.heading: s.key for s in definition.sections if s.heading}
-        headings.update({s.label: s.key for s in definition.sections if s.heading})
-        return Vocabulary(cards=cards, games=_games_vocabulary(), sections=headings)
     cards: dict[str, str] = {}
     for name, name_ja in Card.objects.filter(game=definition.slug).order_by().values_list("name", "name_ja"):
         cards[name] = name
         if name_ja:
             cards.setdefault(name_ja, name)
+    words = _LIST_FORMS[definition.identity].words(definition)
+    return Vocabulary(cards=cards, games=_games_vocabulary(), **words)
+
+
+def _ruler_words(game: GameDefinition) -> dict[str, Any]:
+    """The rulers (by name, Japanese name, slug and code), geases and attributes a list may name (three queries)."""
     rulers: dict[str, str] = {}
     for slug, name, name_ja, code in Ruler.objects.values_list("slug", "name", "name_ja", "code"):
         for alias in (name, name_ja, slug, code, f"{code} {name}" if code else ""):
@@ -72,45 +70,21 @@ def deck_text_vocabulary(*, game: str | None = None) -> Vocabulary:
     for slug, name in Geas.objects.values_list("slug", "name"):
         geases[name] = name
         geases.setdefault(slug, name)
-    return Vocabulary(
-        cards=cards,
-        rulers=rulers,
-        geases=geases,
-        attributes=list(Attribute.objects.values_list("name", flat=True)),
-        games=_games_vocabulary(),
-    )
+    return {"rulers": rulers, "geases": geases, "attributes": list(Attribute.objects.values_list("name", flat=True))}
 
 
-def _game_deck_text(draft: DeckDraft, game: GameDefinition) -> str:
-    """A draft of a game besides Gate Ruler as text: `Game:`, the main deck by type, each other section under its heading."""
-    facts = game_card_facts(game)
-
-    def cards(section: str) -> list[TextCard]:
-        return [
-            TextCard(count, facts[number].name, facts[number].type)
-            for number, count in draft.section(section).items()
-            if number in facts
-        ]
-
-    return format_game_deck_text(
-        game=game.name,
-        name=draft.name,
-        main=cards("main"),
-        sections=[(s.heading, cards(s.key)) for s in game.sections if s.heading],
-        type_labels={t.key: t.label for t in game.card_types},
-    )
+def _section_words(game: GameDefinition) -> dict[str, Any]:
+    """The headings (and labels) of the game's sections that lists write under a heading."""
+    headings = {s.heading: s.key for s in game.sections if s.heading}
+    headings.update({s.label: s.key for s in game.sections if s.heading})
+    return {"sections": headings}
 
 
 def deck_draft_text(*, draft: DeckDraft) -> str:
-    """A draft (or a saved deck's, see deck_draft_of) as the plain-text list players paste (decks.decklists.text)."""
+    """A draft (or a saved deck's, see deck_draft_of) as the plain-text list players paste (decks.decklists.text),
+    in its game's list form (_LIST_FORMS)."""
     game = game_get(draft.game)
-    if not game.default:
-        return _game_deck_text(draft, game)
-    facts = card_facts_by_number(draft.numbers())
-    ruler = Ruler.objects.filter(slug=draft.ruler).values_list("name", flat=True).first() or draft.ruler
-    geas = None
-    if draft.geas:
-        geas = Geas.objects.filter(slug=draft.geas).values_list("name", flat=True).first() or draft.geas
+    facts = card_facts_by_number(game, draft.numbers())
 
     def cards(section: str) -> list[TextCard]:
         return [
@@ -119,6 +93,15 @@ def deck_draft_text(*, draft: DeckDraft) -> str:
             if number in facts
         ]
 
+    return _LIST_FORMS[game.identity].text(draft, game, cards)
+
+
+def _ruler_text(draft: DeckDraft, game: GameDefinition, cards: Callable[[str], list[TextCard]]) -> str:
+    """Its headings (ruler, geas, attribute, rules date), then the deck by type and its resources."""
+    ruler = Ruler.objects.filter(slug=draft.ruler).values_list("name", flat=True).first() or draft.ruler
+    geas = None
+    if draft.geas:
+        geas = Geas.objects.filter(slug=draft.geas).values_list("name", flat=True).first() or draft.geas
     return format_deck_text(
         ruler=ruler,
         geas=geas,
@@ -130,22 +113,42 @@ def deck_draft_text(*, draft: DeckDraft) -> str:
     )
 
 
-def deck_draft_validate_body(*, draft: DeckDraft) -> dict[str, Any]:
-    """A draft as the body POST /api/v1/decks/validate/ takes (printings by collector number)."""
-    game = game_get(draft.game)
-    if not game.default:
-        body: dict[str, Any] = {"game": game.slug}
-        for key in game.section_keys():
-            body[key] = [{"number": n, "count": c} for n, c in sorted(draft.section(key).items())]
-        return body
+def _sections_text(draft: DeckDraft, game: GameDefinition, cards: Callable[[str], list[TextCard]]) -> str:
+    """`Game:`, the main deck by type and each other section under its heading."""
+    return format_game_deck_text(
+        game=game.name,
+        name=draft.name,
+        main=cards("main"),
+        sections=[(s.heading, cards(s.key)) for s in game.sections if s.heading],
+        type_labels={t.key: t.label for t in game.card_types},
+    )
+
+
+def _ruler_chosen(draft: DeckDraft) -> dict[str, Any]:
+    """The rules chosen as the validate body names them."""
     return {
         "ruler": draft.ruler,
         "geas": draft.geas,
         "as_of": draft.rules_date.isoformat() if draft.rules_date else None,
         "attribute": draft.attribute or None,
-        "main": [{"number": n, "count": c} for n, c in sorted(draft.main.items())],
-        "resources": [{"number": n, "count": c} for n, c in sorted(draft.resources.items())],
     }
+
+
+def _no_headings(*, parsed: ParsedDeck, draft: DeckDraft) -> tuple[dict[str, Any], list[str]]:
+    """A list of a game whose identity is a card names no rules chosen: its identity card is in its sections."""
+    return {}, []
+
+
+def deck_draft_validate_body(*, draft: DeckDraft) -> dict[str, Any]:
+    """A draft as the body POST /api/v1/decks/validate/ takes (printings by collector number): its game where
+    its form names one, the rules chosen where its list form has them (_LIST_FORMS), and each of its game's
+    sections."""
+    game = game_get(draft.game)
+    body: dict[str, Any] = {} if draft.form_game is None else {"game": draft.form_game}
+    body.update(_LIST_FORMS[game.identity].chosen(draft))
+    for key in game.section_keys():
+        body[key] = [{"number": n, "count": c} for n, c in sorted(draft.section(key).items())]
+    return body
 
 
 @dataclass(frozen=True)
@@ -159,8 +162,8 @@ class TextImport:
 
     parsed: ParsedDeck
     draft: DeckDraft | None
-    # The editor's state of a Gate Ruler draft, or the view of another game's (decks.sharing.game_view).
-    state: DeckEditorState | GameDeckView | None
+    # The draft judged, as the preview shows it (decks/deck_view.py).
+    state: DeckView | None
     errors: tuple[LineError, ...]
     kept: tuple[str, ...]
     # The text read: the one pasted, or with one line fixed to its suggestion (deck_text_import's `fix`).
@@ -171,14 +174,6 @@ class TextImport:
         return self.draft is None
 
     @property
-    def editor(self) -> DeckEditorState | None:
-        return self.state if isinstance(self.state, DeckEditorState) else None
-
-    @property
-    def game_view(self) -> GameDeckView | None:
-        return self.state if isinstance(self.state, GameDeckView) else None
-
-    @property
     def fingerprint(self) -> str:
         """Names this exact result, so a confirm can tell the result has not changed since the preview."""
         if self.draft is None:
@@ -187,8 +182,9 @@ class TextImport:
         return hashlib.sha256(raw).hexdigest()[:32]
 
 
-# Headings that decide which rules judge the deck: with one of them wrong there is no deck to confirm.
-_BLOCKING_FIELDS = frozenset({"ruler", "geas", "attribute", "rules_date", "heading", "game"})
+# Headings that decide which rules judge the deck, and section headings: with one of them wrong there is
+# no deck to confirm.
+_BLOCKING_FIELDS = frozenset({"ruler", "geas", "attribute", "rules_date", "heading", "game", "section"})
 
 
 def _text_parsed(text: str, game: str, fix: int | None) -> tuple[ParsedDeck, str]:
@@ -246,98 +242,96 @@ def deck_text_import(
     parsed, text, draft, refused = _text_of_its_game(text, draft, fix, game_fixed)
     if refused is not None:
         return refused
-    if not game_get(draft.game).default:
-        return _game_text_import(parsed=parsed, draft=draft, text=text, today=today)
-    return _ruler_text_import(parsed=parsed, draft=draft, text=text, today=today)
-
-
-def _ruler_text_import(*, parsed: ParsedDeck, draft: DeckDraft, text: str, today: date | None) -> TextImport:
-    """deck_text_import for Gate Ruler, steps 2 to 4: the rules chosen, then the printings."""
+    game = game_get(draft.game)
     errors = list(parsed.errors)
-    ruler_slug, geas_slug, attribute, rules_date, kept = _text_headings(parsed=parsed, draft=draft)
+    chosen, kept = _LIST_FORMS[game.identity].headings(parsed=parsed, draft=draft)
+    # A heading that decides the rules, or a section heading the game does not have (the cards under it
+    # would land in the wrong section), leaves nothing to confirm.
     if any(e.field in _BLOCKING_FIELDS for e in errors):
         return TextImport(parsed, None, None, tuple(errors), tuple(kept), text)
-    try:
-        choice = rules_choice_get(ruler_slug=ruler_slug, geas_slug=geas_slug, on=rules_date or today or site_today())
-    except ApplicationError as exc:
-        where = "geas" if geas_slug and "geas" in parsed.heading_lines else "ruler"
-        number = parsed.heading_lines.get(where, 0)
-        errors.append(LineError(number, "", exc.message, field=where))
-        return TextImport(parsed, None, None, tuple(errors), tuple(kept), text)
-    sections = _text_printings(parsed=parsed, draft=draft, rules=choice.rules)
-    missing = sorted({name for s in (parsed.main, parsed.resources) for name in s} - sections.pop("_named", set()))
+    rules = None
+    if "ruler" in chosen:  # the rules chosen, where the list's form names them
+        on = chosen["rules_date"] or today or site_today()
+        try:
+            rules = rules_choice_get(ruler_slug=chosen["ruler"], geas_slug=chosen["geas"], on=on).rules
+        except ApplicationError as exc:
+            where = "geas" if chosen["geas"] and "geas" in parsed.heading_lines else "ruler"
+            number = parsed.heading_lines.get(where, 0)
+            errors.append(LineError(number, "", exc.message, field=where))
+            return TextImport(parsed, None, None, tuple(errors), tuple(kept), text)
+    sections, missing = _text_printings(parsed=parsed, draft=draft, game=game, rules=rules)
     for line in parsed.lines:
         if line.name in missing:
             message = gettext("“%(name)s” has no printing in the catalog.") % {"name": line.name}
             errors.append(LineError(line.number, "", message, field="card"))
     new = replace(
         draft,
-        ruler=ruler_slug,
-        geas=geas_slug,
-        attribute=attribute,
-        rules_date=rules_date,
+        **chosen,
         name=parsed.name if parsed.name is not None else draft.name,
-        main=sections["main"],
-        resources=sections["resources"],
+        main=sections.pop("main", {}),
+        resources=sections.pop("resources", {}),
+        others={key: counts for key, counts in sections.items() if counts},
     )
-    state = deck_editor_state(draft=new, today=today)
+    state = deck_view(draft=new, today=today)
     return TextImport(parsed, new, state, tuple(sorted(errors, key=lambda e: e.number)), tuple(kept), text)
 
 
-def _game_text_import(*, parsed: ParsedDeck, draft: DeckDraft, text: str, today: date | None) -> TextImport:
-    """deck_text_import for a game besides Gate Ruler: each section's names become printings (the
-    draft's own printing of a name in that section, else its lowest collector number)."""
-    errors = tuple(parsed.errors)
-    # A heading the game does not have blocks too: the cards under it would land in the wrong section.
-    if any(e.field in _BLOCKING_FIELDS or e.field == "section" for e in errors):
-        return TextImport(parsed, None, None, errors, (), text)
-    game = game_get(draft.game)
-    catalog = game_catalog_get(game=game.slug)
-    by_name, by_number = catalog.by_name, catalog.by_number
-    sections: dict[str, dict[str, int]] = {}
-    for key in game.section_keys():
-        own = {by_number[number]["name"]: number for number in draft.section(key) if number in by_number}
-        counts: dict[str, int] = {}
-        for name, total in parsed.section(key).items():
-            if name in by_name:
-                number = own.get(name) or by_name[name]["collector_numbers"][0]
-                counts[number] = counts.get(number, 0) + total
-        sections[key] = counts
-    new = replace(
-        draft,
-        name=parsed.name if parsed.name is not None else draft.name,
-        main=sections.pop("main", {}),
-        others={key: counts for key, counts in sections.items() if counts},
-    )
-    view = game_deck_view(draft=new, today=today)
-    return TextImport(parsed, new, view, tuple(sorted(errors, key=lambda e: e.number)), (), text)
-
-
-def _text_headings(*, parsed: ParsedDeck, draft: DeckDraft) -> tuple[str, str | None, str, date | None, list[str]]:
+def _text_headings(*, parsed: ParsedDeck, draft: DeckDraft) -> tuple[dict[str, Any], list[str]]:
     """The ruler, geas, attribute and rules date a pasted list gives (deck_text_import, step 2), and
     what it leaves to the draft."""
     if parsed.ruler is not None:
         ruler_slug = Ruler.objects.filter(name=parsed.ruler).values_list("slug", flat=True).get()
         geas_slug = _geas_slug(parsed.geas) if parsed.geas else None
-        return ruler_slug, geas_slug, parsed.attribute or "", parsed.rules_date, []
+        chosen = {
+            "ruler": ruler_slug,
+            "geas": geas_slug,
+            "attribute": parsed.attribute or "",
+            "rules_date": parsed.rules_date,
+        }
+        return chosen, []
     geas_slug = _geas_slug(parsed.geas) if parsed.geas is not None else draft.geas
     attribute = parsed.attribute if parsed.attribute is not None else draft.attribute
     rules_date = parsed.rules_date if "rules_date" in parsed.heading_lines else draft.rules_date
     kept = ["ruler"] + [
         k.replace("_", " ") for k in ("geas", "attribute", "rules_date") if k not in parsed.heading_lines
     ]
-    return draft.ruler, geas_slug, attribute, rules_date, kept
+    return {"ruler": draft.ruler, "geas": geas_slug, "attribute": attribute, "rules_date": rules_date}, kept
+
+
+@dataclass(frozen=True)
+class _ListForm:
+    """How a game's deck lists say what is not a card, by the kind of its identity (GameDefinition.identity)."""
+
+    # The Vocabulary's names besides the cards and games.
+    words: Callable[[GameDefinition], dict[str, Any]]
+    # The draft as text, given its cards of a section.
+    text: Callable[[DeckDraft, GameDefinition, Callable[[str], list[TextCard]]], str]
+    # The rules chosen a pasted list gives, and what it leaves to the draft (deck_text_import, step 2).
+    headings: Callable[..., tuple[dict[str, Any], list[str]]]
+    # The rules chosen as the validate body names them.
+    chosen: Callable[[DeckDraft], dict[str, Any]]
+
+
+# Every kind of identity a game's data may give (decks.rules.games: "ruler" or "card").
+_LIST_FORMS = {
+    "ruler": _ListForm(words=_ruler_words, text=_ruler_text, headings=_text_headings, chosen=_ruler_chosen),
+    "card": _ListForm(words=_section_words, text=_sections_text, headings=_no_headings, chosen=lambda draft: {}),
+}
 
 
 def _geas_slug(name: str) -> str | None:
     return Geas.objects.filter(name=name).values_list("slug", flat=True).first() if name else None
 
 
-def _text_printings(*, parsed: ParsedDeck, draft: DeckDraft, rules: RulesInForce) -> dict[str, Any]:
-    """Copies per collector number for each section of a parsed text (see deck_text_import, step 3). One query."""
-    names = {name for section in (parsed.main, parsed.resources) for name in section}
+def _text_printings(
+    *, parsed: ParsedDeck, draft: DeckDraft, game: GameDefinition, rules: RulesInForce | None
+) -> tuple[dict[str, dict[str, int]], set[str]]:
+    """Copies per collector number for each of the game's sections of a parsed text (see deck_text_import,
+    step 3), and the names it gives that have no printing. One query."""
+    keys = game.section_keys()
+    names = {name for key in keys for name in parsed.section(key)}
     rows = (
-        Printing.objects.filter(Q(card__name__in=names) | Q(collector_number__in=draft.numbers()))
+        Printing.objects.filter(Q(card__name__in=names) | Q(collector_number__in=draft.numbers()), card__game=game.slug)
         .order_by(F("card_set__release_date").desc(nulls_last=True), "-collector_number")
         .values_list("card__name", "collector_number")
     )
@@ -346,10 +340,10 @@ def _text_printings(*, parsed: ParsedDeck, draft: DeckDraft, rules: RulesInForce
     for name, number in rows:
         newest.setdefault(name, []).append(number)
         name_of[number] = name
-    pool = rules.deck.card_pool
+    pool = rules.deck.card_pool if rules is not None else None
     prefixes = pool.collector_number_prefixes if pool is not None and pool.collector_number_prefixes else None
-    out: dict[str, Any] = {"_named": {name for name in names if name in newest}}
-    for section in ("main", "resources"):
+    out: dict[str, dict[str, int]] = {}
+    for section in keys:
         have: dict[str, dict[str, int]] = {}
         for number, count in draft.section(section).items():
             if number in name_of:
@@ -367,7 +361,7 @@ def _text_printings(*, parsed: ParsedDeck, draft: DeckDraft, rules: RulesInForce
             number = (in_pool or printings)[0]
             counts[number] = counts.get(number, 0) + total
         out[section] = counts
-    return out
+    return out, names - newest.keys()
 
 
 def _split(own: dict[str, int], total: int) -> dict[str, int]:
@@ -389,53 +383,53 @@ def _split(own: dict[str, int], total: int) -> dict[str, int]:
 
 
 def deck_draft_link(*, draft: DeckDraft) -> str:
-    """The share code of a draft (decks.decklists.link): the whole deck, no account or database row needed."""
-    if not game_get(draft.game).default:
-        others = {key: counts for key, counts in draft.others.items() if counts}
-        return encode_deck_link(
-            LinkedDeck(ruler="", main=draft.main, name=draft.name, game=draft.game, sections=others)
-        )
+    """The share code of a draft (decks.decklists.link): the whole deck, no account or database row needed.
+
+    The rules chosen where the draft has a ruler, its game where its form names one (the default game's
+    links name none: the form links had before there were other games), its sections."""
+    # The rules chosen go with a ruler: a deck without one (another game's) links none of them.
+    chosen = (draft.ruler, draft.geas, draft.attribute, draft.rules_date) if draft.ruler else ("", None, "", None)
+    ruler, geas, attribute, rules_date = chosen
+    others = {key: counts for key, counts in draft.others.items() if counts}
     return encode_deck_link(
         LinkedDeck(
-            ruler=draft.ruler,
-            geas=draft.geas,
-            attribute=draft.attribute,
-            rules_date=draft.rules_date,
+            ruler=ruler,
+            geas=geas,
+            attribute=attribute,
+            rules_date=rules_date,
             main=draft.main,
             resources=draft.resources,
             name=draft.name,
+            game=draft.form_game,
+            sections=others,
         )
     )
 
 
 def deck_draft_from_link(*, code: str) -> DeckDraft:
-    """The draft a share code carries; ApplicationError (the DeckLinkError's message) if it is not one."""
+    """The draft a share code carries; ApplicationError (the DeckLinkError's message) if it is not one, or
+    naming a game or section this site does not serve (a link without a game is the default game's)."""
     try:
         linked = decode_deck_link(code)
     except DeckLinkError as exc:
         # Worded here, in the player's language: the pure link module keeps the template and values.
         raise ApplicationError(word(exc.args[0])) from exc
-    if linked.game is not None:
-        return _game_draft_of_link(linked)
-    return DeckDraft(
+    try:
+        game = game_get(linked.game) if linked.game is not None else default_game()
+    except UnknownGameError as exc:
+        raise ApplicationError(f"The link's deck is of a game this site does not serve ({linked.game}).") from exc
+    sections = {"main": linked.main, "resources": linked.resources, **linked.sections}
+    keys = game.section_keys()
+    for key, counts in sections.items():
+        if counts and key not in keys:
+            raise ApplicationError(f"The link's deck has a section {game.name} decks do not have ({key}).")
+    # A link that names its game carries no rules chosen (decode_deck_link reads none of them).
+    return DeckDraft.of_sections(
+        {key: dict(counts) for key, counts in sections.items() if key in keys},
+        game=game.slug,
+        name=linked.name,
         ruler=linked.ruler,
         geas=linked.geas,
         attribute=linked.attribute,
         rules_date=linked.rules_date,
-        name=linked.name,
-        main=dict(linked.main),
-        resources=dict(linked.resources),
     )
-
-
-def _game_draft_of_link(linked: LinkedDeck) -> DeckDraft:
-    """The draft of a link that names its game: a game and sections this site knows, or ApplicationError naming them."""
-    try:
-        game = game_get(linked.game or "")
-    except UnknownGameError as exc:
-        raise ApplicationError(f"The link's deck is of a game this site does not serve ({linked.game}).") from exc
-    keys = game.section_keys()
-    for key, counts in {"resources": linked.resources, **linked.sections}.items():
-        if counts and key not in keys:
-            raise ApplicationError(f"The link's deck has a section {game.name} decks do not have ({key}).")
-    return DeckDraft(name=linked.name, game=game.slug, main=dict(linked.main), others=dict(linked.sections))

@@ -281,7 +281,7 @@ class _Reader:
             return
         shown = raw.strip()
         if self.game_sections is not None:
-            if self._game_section(line, number, shown):
+            if self._section_heading(line, number, shown):
                 return
             heading = None
         else:
@@ -297,7 +297,7 @@ class _Reader:
             return
         self._card(card_line or (candidates[0] if candidates else None), number, shown)
 
-    def _game_section(self, line: str, number: int, shown: str) -> bool:
+    def _section_heading(self, line: str, number: int, shown: str) -> bool:
         """Read a game's section heading (`Kingdom:`, or `Kingdom: 1 Azure Kingdom`); False when the line is not one."""
         assert self.game_sections is not None
         match = _GAME_SECTION.match(line)

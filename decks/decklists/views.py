@@ -20,12 +20,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from decks.editor.session import SESSION_DRAFT, session_draft, session_draft_replace
+from decks.deck_view import deck_view
 from decks.models import Deck
 from decks.saved_drafts import deck_draft_of
-from decks.selectors import deck_get_for_owner, deck_get_for_viewer
+from decks.selectors import deck_get_for_owner, deck_get_for_viewer, deck_latest_version_number
 from decks.services import StaleDeck
-from decks.sharing.game_view import deck_editor_opens, deck_read_view, editor_serves, read_context
+from decks.session_drafts import SESSION_DRAFT, session_draft, session_draft_replace
 from gatesite.errors import ApplicationError
 
 from .forms import DeckImportForm
@@ -68,8 +68,10 @@ def deck_export_json(request: HttpRequest, public_id: str) -> HttpResponse:
 def deck_sheet(request: HttpRequest, public_id: str) -> HttpResponse:
     """A deck registration sheet to print for a tournament (the page's print stylesheet lays it out)."""
     deck = deck_get_for_viewer(public_id=public_id, user=request.user)
-    view = deck_read_view(draft=deck_draft_of(deck=deck))
-    return render(request, "decks/deck_sheet.html", {"deck": deck, **read_context(view)})
+    view = deck_view(draft=deck_draft_of(deck=deck))
+    # The version number the deck page shows (the save counter has gaps players never see).
+    number = deck_latest_version_number(deck=deck) or deck.version
+    return render(request, "decks/deck_sheet.html", {"deck": deck, "version_number": number, "view": view})
 
 
 # ---------------------------------------------------------------- import by pasting
@@ -92,12 +94,8 @@ def draft_import(request: HttpRequest) -> HttpResponse:
         return _import_page(request, deck=None, form=form, status=422)
     if not _confirmed(request, form, result):
         return _import_page(request, deck=None, form=form, result=result)
+    # A confirmed result was judged for its preview (result.state): the editor opens it.
     assert result.draft is not None
-    try:
-        deck_editor_opens(draft=result.draft)  # the session's draft is the editor's
-    except ApplicationError as exc:
-        form.add_error(None, exc.message)
-        return _import_page(request, deck=None, form=form, result=result, status=422)
     request.session[SESSION_DRAFT] = result.draft.to_session()
     messages.success(request, _("Your draft is now the pasted list (%(note)s).") % {"note": _lines_note(result)})
     return redirect("decks:new")
@@ -131,7 +129,7 @@ def deck_import(request: HttpRequest, public_id: str) -> HttpResponse:
         request,
         _("Saved the pasted list as version %(n)s (%(note)s).") % {"n": deck.version, "note": _lines_note(result)},
     )
-    return redirect(_deck_home(deck), deck.public_id)
+    return redirect("decks:edit", deck.public_id)
 
 
 def _import_conflict(
@@ -141,11 +139,6 @@ def _import_conflict(
     fresh = deck_get_for_owner(public_id=public_id, user=request.user)
     again = deck_text_import(text=form.cleaned_data["text"], draft=deck_draft_of(deck=fresh), game_fixed=True)
     return _import_page(request, deck=fresh, form=form, result=again, conflict=conflict.message, status=409)
-
-
-def _deck_home(deck: Deck) -> str:
-    """Where a saved deck is worked on: the editor of its game (decks/editor/game_views.py opens every game)."""
-    return "decks:edit" if editor_serves(deck.game) else "deckpages:page"
 
 
 def _confirmed(request: HttpRequest, form: DeckImportForm, result: TextImport) -> bool:
@@ -179,13 +172,12 @@ def _import_page(
     if deck is None:
         action, back = reverse("decks:new-import"), reverse("decks:new")
     else:
-        action, back = reverse("decks:import", args=[deck.public_id]), reverse(_deck_home(deck), args=[deck.public_id])
+        action, back = reverse("decks:import", args=[deck.public_id]), reverse("decks:edit", args=[deck.public_id])
     context = {
         "deck": deck,
         "form": form,
         "result": result,
-        "editor": result.editor if result else None,
-        "game_view": result.game_view if result else None,
+        "view": result.state if result else None,
         "action": action,
         "back": back,
         "conflict": conflict,
@@ -212,10 +204,10 @@ def deck_link(request: HttpRequest, code: str) -> HttpResponse:
     """A deck carried by its link: read-only, judged afresh, with "Save a copy"."""
     try:
         draft = deck_draft_from_link(code=code)
-        view = deck_read_view(draft=draft)
+        view = deck_view(draft=draft)
     except ApplicationError as exc:
         return render(request, "decks/deck_link.html", {"error": exc.message}, status=400)
-    context = {**read_context(view), "code": code, "text": deck_draft_text(draft=draft)}
+    context = {"view": view, "code": code, "text": deck_draft_text(draft=draft)}
     return render(request, "decks/deck_link.html", context)
 
 
@@ -224,7 +216,7 @@ def deck_link_copy(request: HttpRequest, code: str) -> HttpResponse:
     """Load a linked deck into the session's draft; the editor's save asks for an account if needed."""
     try:
         draft = deck_draft_from_link(code=code)
-        deck_editor_opens(draft=draft)  # refuse a deck the editor cannot open (unknown ruler, …)
+        deck_view(draft=draft)  # refuse a deck its rules cannot judge (unknown ruler, …): the editor could not open it
     except ApplicationError as exc:
         return render(request, "decks/deck_link.html", {"error": exc.message}, status=400)
     # An unsaved draft it replaces is kept: the editor offers to bring it back (nothing lost without asking).

@@ -2,25 +2,33 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections import Counter
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from hashlib import blake2b
 from typing import Any, Protocol, TypeVar
 
 from django.utils.translation import get_language, gettext
 
+from cards.card_face import card_type_label
 from cards.catalog import catalog_token
+from cards.game_catalog import game_catalog_get
+from cards.games import game_get
 from cards.models import Card
 from cards.names import attribute_names_ordered
 from cards.selectors import card_facts
-from decks.drafts import MAX_ALSO, card_facts_by_number
+from decks.card_facts import card_facts_by_number, catalog_card_facts
+from decks.deck_view import card_fields_in_words as card_meta
+from decks.drafts import MAX_ALSO
 from decks.rules.builder import max_copies
-from decks.rules.hints import Additions, natural_section
+from decks.rules.games import GameDefinition
+from decks.rules.hints import Additions, natural_section, nothing_fits
+from decks.rules.judge import addition_hints, game_natural_section
 from decks.rules.ruleset import RulesInForce
 from decks.rules.types import CardFacts
 from decks.wording import game_name
 
-from .state import JudgedDeck, dom_safe
+from .state import JudgedDeck, dom_safe, editor_offers
 
 
 @dataclass(frozen=True)
@@ -29,7 +37,8 @@ class CardHint:
 
     number: str
     in_deck: int
-    blockers: list[str]
+    # A tuple: the remembered blockers themselves, shared by every result that shows them, and never changed.
+    blockers: tuple[str, ...]
     # The deck already holds more copies of the card than its rules allow (a max_copies violation).
     over_limit: bool
 
@@ -43,22 +52,16 @@ class CardHint:
         return dom_safe(self.number)
 
     @property
-    def memo_key(self) -> tuple[Any, ...]:
-        """Everything the hint shows, hashable (templatetags/editor_partials.py keeps it rendered by this)."""
-        return (self.number, self.in_deck, tuple(self.blockers), self.over_limit)
-
-    @property
     def digest(self) -> str:
         """What the hint shows, in a few characters (its element's data-digest): the page sends back those
         of the hints it shows, and a change's answer redraws only the hints whose digest differs
         (hints_changed). The same for a result's hint (BrowserRow) as for a change's (CardHint)."""
-        shown = (get_language(), self.number, self.in_deck, tuple(self.blockers), self.over_limit)
+        shown = (get_language(), self.number, self.in_deck, self.blockers, self.over_limit)
         return blake2b(repr(shown).encode(), digest_size=8).hexdigest()
 
 
 class DigestedHint(Protocol):
-    """A hint the page shows under an id of its ref, with its digest: a Gate Ruler hint (CardHint) or
-    another game's (decks/editor/game_state.py GameCardHint)."""
+    """A hint the page shows under an id of its ref, with its digest (CardHint, of any game)."""
 
     @property
     def ref(self) -> str: ...
@@ -94,45 +97,25 @@ class BrowserRow(CardHint):
     playset: int = 1
 
     @property
-    def memo_key(self) -> tuple[Any, ...]:
-        """Everything the result shows (its card's fields too, which an import may change), hashable.
-
-        The card's own fields rather than `meta`, which is worked out from them, the facts and the
-        language (partial_memo keys by that): `meta` took most of the key's time (the type's
-        label is looked up among the translated choices), and is needed only when the row is drawn.
-        """
-        card = self.card
-        return (
-            *super().memo_key,
-            self.facts,
-            self.other_numbers,
-            self.section,
-            self.playset,
-            card.pk,
-            card.game,
-            card.name,
-            card.name_ja,
-            card.type,
-            card.level,
-            card.atk,
-            card.hp,
-            card.stk,
-            card.cnt,
-            card.legend,
-            card.text,
-        )
+    def section_label(self) -> str:
+        """Where the add button puts the card, in the words of a game with several sections ("" for a ruler's game,
+        whose button says "+ Add": the card goes in the deck, or in the resources for energy)."""
+        game = game_get(self.card.game)
+        return editor_offers(game).section_label(game, self.section)
 
     @property
     def meta(self) -> str:
-        """Type · level · faction · attributes · CNT · Legend · ATK/HP/STK, in one string."""
+        """Type · level · faction · attributes · CNT · Legend · the game's fields · ATK/HP/STK, in one string,
+        in the game's words: a card has the catalog's columns or its game's fields, and shows those it has."""
         f, card = self.facts, self.card
         parts = [
-            card.get_type_display(),
+            card_type_label(card),
             f"Lv {f.level}" if f.level is not None else "",
             game_name(f.faction) if f.faction else "",
             *attribute_names_ordered(f.attributes),
             "CNT" if f.cnt else "",
             gettext("Legend") if f.legend else "",
+            card_meta(game_get(card.game), f),
             f"{card.atk}/{card.hp}/{card.stk}" if card.atk is not None else "",
         ]
         return " · ".join(p for p in parts if p)
@@ -149,6 +132,10 @@ class CardBrowserPage:
     total_capped: bool = False
     # The matches this page went through: `limit`, or more when cards the deck cannot use were left out.
     step: int | None = None
+    # With "only cards this deck can use" and no result: why the cards found cannot be added (their hints'
+    # words, the most frequent first), or why no card at all can be (nothing_fits: the deck is full).
+    why_none: tuple[str, ...] = ()
+    nothing_fits: bool = False
 
     @property
     def total_label(self) -> str:
@@ -187,8 +174,12 @@ BROWSER_PAGE_SIZE = 30
 
 
 # With "only cards this deck can use", a page of results is looked for among this many pages of
-# matches at most (one query, each match judged once by its hint): the cards left out are not shown.
+# matches per query (each match judged once by its hint): the cards left out are not shown.
 USABLE_WINDOW = 4
+
+# ... and among at most this many such queries: a next page is offered only when a card the deck can use
+# was found after this one's (no link to an empty page), and a page found empty says why.
+USABLE_QUERIES = 5
 
 
 def deck_card_browser(
@@ -203,43 +194,88 @@ def deck_card_browser(
     """One page of card search results, each with its add-ability hints against the deck.
 
     `filters` are card_search's (faction, type, level_min, level_max, attribute, cnt, legend,
-    set_code). The hints count the deck once and test each result against that count. `usable`
-    keeps only the results one more copy of which the deck can take (no blockers): by the
-    ruler's pool, the factions so far, the geas's bans and the copy limits, as the hints say.
+    set_code; a game whose identity is a card searches in its own syntax, by type only). The hints
+    count the deck once and test each result against that count. `usable` keeps only the results one
+    more copy of which the deck can take (no blockers): by the ruler's pool, the factions so far, the
+    geas's bans and the copy limits, or the game's rules, as the hints say.
     """
     from cards.selectors import card_search
 
+    if not state.ruled:
+        filters = {"type": filters.get("type"), "game": state.game.slug}
+    if usable:
+        return _usable_page(state, query=query, offset=offset, limit=limit, filters=filters)
     # No count: the browser says "30+" and offers the next page when the page plus one card says there is one.
-    fetch = limit * USABLE_WINDOW if usable else limit
-    result = card_search(query=query, limit=fetch, offset=offset, count_cap=0, **filters)
-    rows, looked_at = _rows(state, result.cards, limit=limit, usable=usable)
-    if not usable:
-        return CardBrowserPage(rows, result.total, offset, limit, result.error, result.total_capped)
-    more = looked_at < len(result.cards) or result.total_capped
-    return CardBrowserPage(rows, len(rows), offset, limit, result.error, more, step=looked_at)
+    result = card_search(query=query, limit=limit, offset=offset, count_cap=0, **filters)
+    rows, _ = _rows(state, result.cards, limit=limit, usable=False)
+    return CardBrowserPage(rows, result.total, offset, limit, result.error, result.total_capped)
 
 
-def _rows(state: JudgedDeck, cards: Sequence[Card], *, limit: int, usable: bool) -> tuple[list[BrowserRow], int]:
-    """The results (at most `limit`), and how many of `cards` were looked at to find them."""
+def _usable_page(state: JudgedDeck, *, query: str, offset: int, limit: int, filters: dict[str, Any]) -> CardBrowserPage:
+    """A page of the cards the deck can use, from `offset` among the matches; with a next page only when one more
+    such card was found beyond it, and, found none, why (the hints' words)."""
+    from cards.selectors import card_search
+
+    full = nothing_fits(state.report.summary, state.rules) if state.ruled else ()
+    if full:
+        # A full deck takes no card: said at once, no result judged (the search only for its error).
+        result = card_search(query=query, limit=1, offset=offset, count_cap=0, **filters)
+        return CardBrowserPage([], 0, offset, limit, result.error, step=0, why_none=full, nothing_fits=True)
+    rows: list[BrowserRow] = []
+    refused: Counter[str] = Counter()
+    looked_at, error, more = 0, None, False
+    for _ in range(USABLE_QUERIES):
+        result = card_search(
+            query=query, limit=limit * USABLE_WINDOW, offset=offset + looked_at, count_cap=0, **filters
+        )
+        error = error or result.error
+        # One card more than the page: it says that the next page has one.
+        found, seen = _rows(state, result.cards, limit=limit + 1 - len(rows), usable=True, refused=refused)
+        rows += found
+        looked_at += seen
+        if len(rows) > limit:
+            # The next page starts at that card (those between it and the page's last cannot be used).
+            return CardBrowserPage(rows[:limit], limit, offset, limit, error, True, step=looked_at - 1)
+        more = result.total_capped
+        if not more:
+            break
+    why = () if rows else tuple(reason for reason, _ in refused.most_common(3))
+    return CardBrowserPage(rows, len(rows), offset, limit, error, more, step=looked_at, why_none=why)
+
+
+def _rows(
+    state: JudgedDeck, cards: Sequence[Card], *, limit: int, usable: bool, refused: Counter[str] | None = None
+) -> tuple[list[BrowserRow], int]:
+    """The results (at most `limit`), and how many of `cards` were looked at to find them; `refused` counts the
+    blockers of the cards left out (usable only)."""
     in_main = {e.card.name: e.printing for e in state.judgement.deck.main}
     over = _over_limit(state)
-    additions = _additions(state)
+    blockers_of = _blockers_of(state)
     remembered = _remembered_blockers(state)
+    known = None if state.ruled else catalog_card_facts(state.game)
+    by_name = None if state.ruled else game_catalog_get(game=state.game.slug).by_name
     rows: list[BrowserRow] = []
     looked_at = 0
     for card in cards:
         if len(rows) == limit:
             break
         looked_at += 1
-        facts = card_facts(card)
-        number = in_main.get(facts.name) or _preferred_printing(facts, state.rules)
-        if number is None:
+        if known is None:
+            facts = card_facts(card)
+            number = in_main.get(facts.name) or _preferred_printing(facts, state.rules)
+        else:
+            printings = by_name[card.name]["collector_numbers"] if by_name and card.name in by_name else ()
+            number = printings[0] if printings else None
+            facts = known.get(number) if number is not None else None
+        if facts is None or number is None:
             continue  # a card with no printing cannot be added (the importer never makes one)
         blocking = remembered.get((facts, number))
         if blocking is None:
-            blocking = remembered[facts, number] = tuple(additions.blockers(facts, number))
-        blockers = list(blocking)
+            blocking = remembered[facts, number] = blockers_of(facts, number)
+        blockers = blocking
         if usable and blockers:
+            if refused is not None:
+                refused.update(blockers)
             continue
         rows.append(
             BrowserRow(
@@ -250,8 +286,8 @@ def _rows(state: JudgedDeck, cards: Sequence[Card], *, limit: int, usable: bool)
                 card=card,
                 facts=facts,
                 other_numbers=tuple(n for n in facts.collector_numbers if n != number),
-                section=natural_section(facts),
-                playset=max_copies(facts, state.rules),
+                section=_section_of(state, facts),
+                playset=max_copies(facts, state.rules) if state.ruled else _copy_limit(state.game, facts),
             )
         )
     return rows, looked_at
@@ -263,7 +299,7 @@ def _rows(state: JudgedDeck, cards: Sequence[Card], *, limit: int, usable: bool)
 MAX_DECKS = 500
 MAX_CARDS = 5_000
 _Blockers = dict[tuple[CardFacts, str], tuple[str, ...]]
-_blockers: dict[Hashable, tuple[RulesInForce, _Blockers]] = {}
+_blockers: dict[Hashable, tuple[object, _Blockers]] = {}
 
 
 def _remembered_blockers(state: JudgedDeck) -> _Blockers:
@@ -274,12 +310,17 @@ def _remembered_blockers(state: JudgedDeck) -> _Blockers:
     are keyed by identity (cards.rules_selectors keeps one object per revision and edit), held
     in the value so that their id is never another object's while the entry lives.
     """
-    deck, rules = state.judgement.deck, state.rules
+    deck, rules = state.judgement.deck, _rules_of(state)
     key = (id(rules), deck.main, deck.resources, deck.attribute, tuple(deck.sections.items()))
     return _held(_blockers, key, rules)
 
 
-def _held(memo: dict[Hashable, tuple[RulesInForce, dict[Any, Any]]], key: Hashable, rules: RulesInForce) -> Any:
+def _rules_of(state: JudgedDeck) -> object:
+    """What the deck is judged by: the ruler's rules in force, or the game's data (one object per process)."""
+    return state.rules if state.ruled else state.game
+
+
+def _held(memo: dict[Hashable, tuple[object, dict[Any, Any]]], key: Hashable, rules: object) -> Any:
     """The dict remembered in `memo` under `key` for these very rules (a new one if there is none, if the
     rules' id is another object's, or if it is full), within MAX_DECKS keys and MAX_CARDS entries a key."""
     held = memo.get(key)
@@ -290,7 +331,7 @@ def _held(memo: dict[Hashable, tuple[RulesInForce, dict[Any, Any]]], key: Hashab
     return held[1]
 
 
-_hints: dict[Hashable, tuple[RulesInForce, dict[str, tuple[str, ...]]]] = {}
+_hints: dict[Hashable, tuple[object, dict[str, tuple[str, ...]]]] = {}
 
 
 def _remembered_hints(state: JudgedDeck) -> dict[str, tuple[str, ...]]:
@@ -302,7 +343,7 @@ def _remembered_hints(state: JudgedDeck) -> dict[str, tuple[str, ...]]:
     Plain values: hashing the judged deck's entries and each card's facts cost a change that gives a deck
     never seen before more than the memory saved the others.
     """
-    draft, rules = state.draft, state.rules
+    draft, rules = state.draft, _rules_of(state)
     key = (
         catalog_token(),
         id(rules),
@@ -320,9 +361,35 @@ def _over_limit(state: JudgedDeck) -> set[str]:
     return {name for v in state.report.violations if v.rule == "max_copies" for name in v.cards}
 
 
-def _additions(state: JudgedDeck) -> Additions:
-    """The deck counted once, each shown card then tested against that count (decks.rules.hints)."""
-    return Additions.of(state.judgement.deck, state.rules, state.report)
+def _blockers_of(state: JudgedDeck) -> Callable[[CardFacts, str], tuple[str, ...]]:
+    """Why one more copy of a card cannot be added: the deck counted once, each shown card then tested against
+    that count (a ruler's game: decks.rules.hints; another game: its tally, decks.rules.judge.addition_hints)."""
+    if state.counted is None:
+        additions = Additions.of(state.judgement.deck, state.rules, state.report)
+        return lambda facts, number: tuple(additions.blockers(facts, number))
+    counted, game = state.counted, state.game
+
+    def blockers(facts: CardFacts, number: str) -> tuple[str, ...]:
+        section = game_natural_section(game, facts)
+        return tuple(b.wording for b in addition_hints(counted, facts, section=section, printing=number))
+
+    return blockers
+
+
+def _section_of(state: JudgedDeck, facts: CardFacts) -> str:
+    """The section a card goes in when added."""
+    return natural_section(facts) if state.ruled else game_natural_section(state.game, facts)
+
+
+def _copy_limit(game: GameDefinition, facts: CardFacts) -> int:
+    """The copies of a card its game's data allows in the section it goes in (1: no limit stated, no fill button)."""
+    section = game_natural_section(game, facts)
+    if any(s.identity for s in game.sections if s.key == section):
+        return 1
+    for rule in game.rules:
+        if rule.kind == "max_copies" and section in rule.params.get("sections", game.section_keys()):
+            return int(rule.params["max"])
+    return 1
 
 
 def deck_card_hints(*, state: JudgedDeck, numbers: Sequence[str]) -> list[CardHint]:
@@ -335,12 +402,12 @@ def deck_card_hints(*, state: JudgedDeck, numbers: Sequence[str]) -> list[CardHi
     """
     numbers = list(dict.fromkeys(numbers))[:MAX_ALSO]
     known = state.judgement.facts
-    facts = {**card_facts_by_number(n for n in numbers if n not in known), **known}
+    facts = {**card_facts_by_number(state.judgement.game, (n for n in numbers if n not in known)), **known}
     over = _over_limit(state)
     # The blockers worked out before for this deck under these rules by an earlier change (a change undone
     # gives the deck back), by collector number.
     remembered = _remembered_hints(state)
-    additions: Additions | None = None  # counted when a card's blockers are not remembered
+    blockers_of: Callable[[CardFacts, str], tuple[str, ...]] | None = None  # when a card's are not remembered
     copies = state.copies
     hints = []
     for number in numbers:
@@ -348,10 +415,10 @@ def deck_card_hints(*, state: JudgedDeck, numbers: Sequence[str]) -> list[CardHi
         if card is not None:
             blocking = remembered.get(number)
             if blocking is None:
-                additions = additions or _additions(state)
-                blocking = remembered[number] = tuple(additions.blockers(card, number))
+                blockers_of = blockers_of or _blockers_of(state)
+                blocking = remembered[number] = blockers_of(card, number)
             name = card.name
-            hints.append(CardHint(number, copies.get(name, 0), list(blocking), name in over))
+            hints.append(CardHint(number, copies.get(name, 0), blocking, name in over))
     return hints
 
 

@@ -8,12 +8,11 @@ from urllib.parse import urlencode
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from cards.models import CardType
-from decks.models import Section, validate_displayed_text
+from decks.models import validate_displayed_text
 
-from .services import ACTIONS, DraftChange
+from .services import ACTIONS, CARD_ACTIONS, SET_COUNT, DraftChange
+from .undo import MAX_CODE_LENGTH
 
-_CARD_ACTIONS = {"add", "remove", "to_considering", "to_deck", "set_count"}
 F = TypeVar("F", bound=forms.Form)
 
 
@@ -37,37 +36,42 @@ def _fields_shared(form_class: type[F]) -> type[F]:
 
 @_fields_shared
 class DeckChangeForm(forms.Form):
-    """One change to the deck being edited; `base_version` is the version a saved deck's page was at.
+    """One change to the deck being edited, of any game; `base_version` is the version a saved deck's page was at.
 
     A card button may say everything in one value, `op="add main 2025PS01-001"` (action, section,
     collector number): one form then serves a whole list of cards. `op="set_count main 2025PS01-001 4"`
-    also names the number of copies (a playset button, a number key on a focused card).
+    also names the number of copies (a playset button, a number key on a focused card). The section is
+    any of the game's (`kingdom`, `gates`, …): the service refuses one the deck's game does not have.
     """
 
     op = forms.CharField(max_length=80, required=False)
     action = forms.ChoiceField(choices=[(a, a) for a in ACTIONS], required=False)
     number = forms.CharField(max_length=40, required=False)
-    section = forms.ChoiceField(choices=Section.choices, required=False)
+    section = forms.CharField(max_length=40, required=False)
     value = forms.CharField(max_length=100, required=False)
     name = forms.CharField(max_length=100, required=False, validators=[validate_displayed_text])
     description = forms.CharField(
         max_length=5000, required=False, widget=forms.Textarea, validators=[validate_displayed_text]
     )
     base_version = forms.IntegerField(min_value=1, required=False)
+    # An undo's or redo's state to bring back (action "restore", decks/editor/undo.py).
+    state = forms.CharField(max_length=MAX_CODE_LENGTH, required=False)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         if data.get("op"):
             parts = data["op"].split()
-            counted = len(parts) == 4 and parts[0] == "set_count"
-            if not (len(parts) == 3 or counted) or parts[0] not in _CARD_ACTIONS or parts[1] not in Section.values:
-                raise forms.ValidationError(f"'{data['op']}' is not a change (action, section, collector number).")
+            counted = len(parts) == 4 and parts[0] == SET_COUNT
+            if not (len(parts) == 3 or counted) or parts[0] not in CARD_ACTIONS:
+                raise forms.ValidationError(
+                    _("'%(op)s' is not a change (action, section, collector number).") % {"op": data["op"]}
+                )
             data["action"], data["section"], data["number"] = parts[:3]
             if counted:
                 data["value"] = parts[3]
         if not data.get("action"):
-            raise forms.ValidationError("What change? The request names no action.")
-        if data.get("action") in _CARD_ACTIONS and not data.get("number"):
+            raise forms.ValidationError(_("What change? The request names no action."))
+        if data.get("action") in CARD_ACTIONS and not data.get("number"):
             raise forms.ValidationError("Which card? The change names no collector number.")
         return data
 
@@ -76,10 +80,11 @@ class DeckChangeForm(forms.Form):
         return DraftChange(
             action=data["action"],
             number=data["number"],
-            section=data["section"] or Section.MAIN,
+            section=data["section"] or "main",
             value=data["value"],
             name=data["name"],
             description=data["description"],
+            state=data["state"],
         )
 
     @property
@@ -102,7 +107,8 @@ class CardFilterForm(forms.Form):
 
     q = forms.CharField(max_length=500, required=False, label=_("Search cards"))
     faction = forms.CharField(max_length=100, required=False)
-    type = forms.ChoiceField(choices=[("", _("Any type")), *CardType.choices], required=False)
+    # The game's types ("unit", "kingdom", …): a type no card has finds none.
+    type = forms.CharField(max_length=40, required=False)
     level_min = forms.IntegerField(required=False, min_value=-99, max_value=99, label=_("Level from"))
     level_max = forms.IntegerField(required=False, min_value=-99, max_value=99, label=_("Level to"))
     attribute = forms.CharField(max_length=100, required=False)

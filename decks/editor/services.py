@@ -14,18 +14,29 @@ from datetime import date
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from cards.games import game_get
 from cards.models import Geas
-from cards.rules_selectors import rules_choice_get
 from cards.selectors import attribute_exists
-from decks.drafts import card_facts_by_number
-from decks.models import MAX_LINE_COUNT, MAX_LINES, SECTIONS, Deck, DeckDraft
+from decks.card_facts import card_facts_by_number, rules_choice_of
+from decks.models import MAX_LINE_COUNT, MAX_LINES, Deck, DeckDraft, Section
+from decks.rules.games import GameDefinition
 from decks.saved_drafts import DeckLines, deck_draft_of, deck_lines_of
 from decks.services import deck_update
 from decks.wording import game_name
 from gatesite.clock import site_today
 from gatesite.errors import ApplicationError
 
-from .state import DeckEditorState, deck_editor_state
+from .state import (
+    EARLIEST_RULES_YEAR,
+    SET_ATTRIBUTE,
+    SET_GEAS,
+    SET_RULER,
+    SET_RULES_DATE,
+    DeckEditorState,
+    deck_editor_state,
+    editor_offers,
+)
+from .undo import RESTORE, draft_restored
 
 ADD = "add"
 REMOVE = "remove"
@@ -33,18 +44,34 @@ TO_CONSIDERING = "to_considering"
 TO_DECK = "to_deck"
 # The number of copies of a printing, in one change (a playset button, a number key on a focused card).
 SET_COUNT = "set_count"
-SET_RULER = "set_ruler"
-SET_GEAS = "set_geas"
-SET_ATTRIBUTE = "set_attribute"
-SET_RULES_DATE = "set_rules_date"
 RENAME = "rename"
-ACTIONS = (ADD, REMOVE, TO_CONSIDERING, TO_DECK, SET_COUNT, SET_RULER, SET_GEAS, SET_ATTRIBUTE, SET_RULES_DATE, RENAME)
-RULES_ACTIONS = frozenset({SET_RULER, SET_GEAS, SET_ATTRIBUTE, SET_RULES_DATE})
+# The changes of a card's copies, in any game's sections and its considering board.
+CARD_ACTIONS = (ADD, REMOVE, TO_CONSIDERING, TO_DECK, SET_COUNT)
+# The owner's scratch board: kept with the deck, never judged, counted, exported or in a version.
+CONSIDERING = Section.CONSIDERING.value
+# RESTORE (decks/editor/undo.py): an undo or redo, the whole deck set back to a state's code (`state`).
+ACTIONS = (
+    ADD,
+    REMOVE,
+    TO_CONSIDERING,
+    TO_DECK,
+    SET_COUNT,
+    SET_RULER,
+    SET_GEAS,
+    SET_ATTRIBUTE,
+    SET_RULES_DATE,
+    RENAME,
+    RESTORE,
+)
+# The changes after which the rules pickers and the card browser's results are drawn again (a restore may
+# bring other rules back).
+RULES_ACTIONS = frozenset({SET_RULER, SET_GEAS, SET_ATTRIBUTE, SET_RULES_DATE, RESTORE})
 
 
 @dataclass(frozen=True)
 class DraftChange:
-    """One edit a player makes: `number` and `section` for card moves, `value` for the rules choices."""
+    """One edit a player makes: `number` and `section` (any of the game's) for card moves, `value` for the
+    copies a set_count wants and for the rules choices of a ruler's game."""
 
     action: str
     number: str = ""
@@ -52,19 +79,29 @@ class DraftChange:
     value: str = ""
     name: str = ""
     description: str = ""
+    # The code of the state a RESTORE (an undo or redo) brings back (decks/editor/undo.py).
+    state: str = ""
 
 
 def deck_draft_change(*, draft: DeckDraft, change: DraftChange) -> DeckDraft:
     """The draft with one change applied (a new draft; the given one is not modified).
 
-    Raises ApplicationError, with a message for the player, for a card that is not in the
-    catalog, rules that are not in force on the rules date, a geas for another ruler, a
-    line or deck grown past the sizes a draft keeps.
+    Raises ApplicationError, with a message for the player, for a section the game does not have, a
+    card that is not in the game's catalog, rules that are not in force on the rules date, a geas for
+    another ruler, a rules choice in a game whose identity is not a ruler, a line or deck grown past
+    the sizes a draft keeps.
     """
     action = change.action
-    if action in (ADD, REMOVE, TO_CONSIDERING, TO_DECK, SET_COUNT):
-        return _move(draft, change)
-    if action == SET_RULER:
+    game = game_get(draft.game)
+    if action in CARD_ACTIONS:
+        return _move(draft, game, change)
+    if action == RENAME:
+        return replace(draft, name=change.name.strip(), description=change.description.strip())
+    if action == RESTORE:
+        changed = draft_restored(draft=draft, code=change.state)
+    elif action not in editor_offers(game).rules_changes:
+        raise ApplicationError(_("Unknown change '%(action)s'.") % {"action": action}, field="action")
+    elif action == SET_RULER:
         # A geas belongs to one ruler: a new ruler starts without one.
         changed = replace(draft, ruler=change.value, geas=None)
     elif action == SET_GEAS:
@@ -73,14 +110,11 @@ def deck_draft_change(*, draft: DeckDraft, change: DraftChange) -> DeckDraft:
         if change.value and not attribute_exists(change.value):
             raise ApplicationError(_("Unknown attribute '%(value)s'.") % {"value": change.value}, field="value")
         return replace(draft, attribute=change.value)
-    elif action == SET_RULES_DATE:
-        changed = replace(draft, rules_date=_parse_date(change.value))
-    elif action == RENAME:
-        return replace(draft, name=change.name.strip(), description=change.description.strip())
     else:
-        raise ApplicationError(f"Unknown change '{action}'.", field="action")
-    # Refuse a choice the rules cannot judge by (unknown ruler, geas not in force on the date, …).
-    rules_choice_get(ruler_slug=changed.ruler, geas_slug=changed.geas, on=changed.rules_date or site_today())
+        changed = replace(draft, rules_date=_parse_date(change.value))
+    # Refuse a choice the rules cannot judge by (unknown ruler, geas not in force on the date, …); a game
+    # whose identity is a card has no rules choice to refuse.
+    rules_choice_of(game, ruler=changed.ruler, geas=changed.geas, on=changed.rules_date or site_today())
     return changed
 
 
@@ -88,20 +122,33 @@ def _parse_date(value: str) -> date | None:
     if not value:
         return None
     try:
-        return date.fromisoformat(value)
+        parsed = date.fromisoformat(value)
     except ValueError as exc:
         raise ApplicationError(_("'%(value)s' is not a date (YYYY-MM-DD).") % {"value": value}, field="value") from exc
+    if parsed.year < EARLIEST_RULES_YEAR:
+        # A year half-typed (0002, 0020): refused, so the rules date is never a date the player did not mean.
+        raise ApplicationError(
+            _("%(value)s is not a rules date: type the year in four digits (%(year)s or later).")
+            % {"value": value, "year": EARLIEST_RULES_YEAR},
+            field="value",
+        )
+    return parsed
 
 
-def _move(draft: DeckDraft, change: DraftChange) -> DeckDraft:
+def _move(draft: DeckDraft, game: GameDefinition, change: DraftChange) -> DeckDraft:
     number, section = change.number, change.section
-    if section not in SECTIONS:
-        raise ApplicationError(f"Unknown section '{section}'.", field="section")
-    # Only a printing new to the draft is looked up, in the catalog memory the judgement then reads
-    # it from (a query the first time any request asks for it, none after).
+    if section not in (*game.section_keys(), CONSIDERING):
+        raise ApplicationError(
+            _("A %(game)s deck has no section '%(section)s'.") % {"game": game.name, "section": section},
+            field="section",
+        )
+    # Only a printing new to the draft is looked up.
     adding = change.action in (ADD, SET_COUNT) and number not in draft.numbers()
-    if adding and not card_facts_by_number([number]):
-        raise ApplicationError(_("No card with collector number '%(number)s'.") % {"number": number}, field="number")
+    if adding and not card_facts_by_number(game, [number]):
+        raise ApplicationError(
+            _("No %(game)s card with collector number '%(number)s'.") % {"game": game.name, "number": number},
+            field="number",
+        )
     if change.action == ADD:
         return _add(draft, section, number, 1)
     if change.action == SET_COUNT:
@@ -109,12 +156,14 @@ def _move(draft: DeckDraft, change: DraftChange) -> DeckDraft:
     if change.action == REMOVE:
         return _add(draft, section, number, -1)
     if change.action == TO_CONSIDERING:
-        # One copy from the deck (or resources) to the considering board.
-        return _add(_add(draft, section, number, -1), "considering", number, 1)
-    # TO_DECK: one copy from the considering board into `section` (main, or resources for energy).
-    if section == "considering":
-        raise ApplicationError(_("A card moves from the considering board into the deck or the resources."))
-    return _add(_add(draft, "considering", number, -1), section, number, 1)
+        # One copy from a section of the deck to the considering board.
+        if section == CONSIDERING:
+            raise ApplicationError(_("A card moves to the considering board from a section of the deck."))
+        return _add(_add(draft, section, number, -1), CONSIDERING, number, 1)
+    # TO_DECK: one copy from the considering board into `section` (the one its type belongs in, as the button says).
+    if section == CONSIDERING:
+        raise ApplicationError(_("A card moves from the considering board into a section of the deck."))
+    return _add(_add(draft, CONSIDERING, number, -1), section, number, 1)
 
 
 def copies_wanted(value: str) -> int:
@@ -131,7 +180,12 @@ def _add(draft: DeckDraft, section: str, number: str, delta: int) -> DeckDraft:
     counts = dict(draft.section(section))
     have = counts.get(number, 0)
     if delta < 0 and have < -delta:
-        raise ApplicationError(_SECTION_WORDS[section] % {"number": number}, field="number")
+        words = _SECTION_WORDS.get(section)
+        if words is None:
+            message = _("There is no %(number)s in %(section)s to take out.") % {"number": number, "section": section}
+        else:
+            message = words % {"number": number}
+        raise ApplicationError(message, field="number")
     if have + delta > MAX_LINE_COUNT:
         raise ApplicationError(
             _("A deck keeps at most %(n)s copies of one printing.") % {"n": MAX_LINE_COUNT}, field="number"

@@ -1,154 +1,86 @@
 """What the editor shows of a draft: its judged lines, meters, charts, rules pickers and filters.
 
-The deck page and the text import show a judged deck the same way (decks.selectors imports
-deck_editor_state from here). Reads only: the changes are in decks/editor/services.py.
+The read pages show a judged deck through decks/deck_view.py, whose lines, groups and charts this
+module reuses. Reads only: the changes are in decks/editor/services.py.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
-from django.utils.translation import get_language, gettext, gettext_noop
+from django.utils.translation import get_language, gettext
 
-from cards.models import Attribute, CardSet, Faction, Geas, GeasRevision, Ruler
+from cards.games import game_get
+from cards.models import Attribute, CardSet, CardType, Faction, Geas, GeasRevision, Ruler
 from cards.names import JAPANESE_SCRIPT
 from cards.rules_selectors import RulesChoice
+from decks.card_facts import catalog_card_facts
+from decks.deck_view import TYPE_GROUPS as _TYPE_GROUPS
+from decks.deck_view import Bar, DeckLine, LineGroup, card_fields_in_words
+from decks.deck_view import dom_safe as dom_safe  # decks/editor/browser.py uses it from here
+from decks.deck_view import faction_breakdown as _faction_breakdown
+from decks.deck_view import level_curve as _level_curve
+from decks.deck_view import level_key as _level_key
+from decks.deck_view import line_label as line_label
 from decks.drafts import DraftJudgement, deck_draft_judge
 from decks.models import DeckDraft
-from decks.rules.hints import AttributeProposal, natural_section, propose_attribute
+from decks.rules.game_tally import Judging
+from decks.rules.games import GameDefinition
+from decks.rules.hints import AttributeProposal, propose_attribute
+from decks.rules.judge import game_meters, game_natural_section, judging, main_size_meter
 from decks.rules.meters import Meter, deck_meters
-from decks.rules.registry import line_label as registry_line_label
+from decks.rules.panel import RulesPanel, rules_panel
 from decks.rules.ruleset import RulesInForce
-from decks.rules.types import ENERGY, EVENT, FIELD, UNIT, CardFacts, DeckSnapshot, Report
+from decks.rules.types import DeckEntry, Report
 from decks.wording import game_name
 
-
-def dom_safe(text: str) -> str:
-    """Text usable inside an HTML id (collector numbers are letters, digits and dashes already)."""
-    return re.sub(r"[^A-Za-z0-9_-]", "_", text)
-
-
-# Violations that name (nearly) every card of the deck: not worth highlighting each card for.
-_UNHIGHLIGHTED = frozenset({"deck_size", "level_cap"})
-# Marked for translation; the templates translate them ({% translate group.label %}).
-_TYPE_GROUPS = (
-    (UNIT, gettext_noop("Units")),
-    (EVENT, gettext_noop("Events")),
-    (FIELD, gettext_noop("Fields")),
-    (ENERGY, gettext_noop("Energy (not allowed in the deck)")),
-)
-
-
-def line_label(rule: str) -> str:
-    """What a flagged deck line says of a rule (the rule registry's words, decks.rules.registry); the
-    validation panel has the full message, and the code stays in data-rule for scripts and tests.
-    A code without words yet is shown as words."""
-    return registry_line_label(rule) or rule.replace("_", " ").capitalize()
-
-
-@dataclass(frozen=True)
-class DeckLine:
-    """One printing in one section of the deck being edited."""
-
-    number: str
-    section: str
-    count: int
-    facts: CardFacts
-    # Codes of the violations that name this card.
-    rules: tuple[str, ...] = ()
-
-    @property
-    def flagged(self) -> bool:
-        return any(rule not in _UNHIGHLIGHTED for rule in self.rules)
-
-    @property
-    def problems(self) -> list[tuple[str, str]]:
-        """(code, words) of each rule the line is flagged by; deck-wide rules are left to the panel."""
-        return [(rule, line_label(rule)) for rule in self.rules if rule not in _UNHIGHLIGHTED]
-
-    @property
-    def target_section(self) -> str:
-        """Where the card goes out of the considering board."""
-        return natural_section(self.facts)
-
-    @property
-    def key(self) -> str:
-        """Section and collector number, as the change buttons name a line ("main 2025PS01-001")."""
-        return f"{self.section} {self.number}"
-
-    @property
-    def dom_id(self) -> str:
-        return f"{self.section}-{dom_safe(self.number)}"
-
-    @property
-    def meta(self) -> str:
-        """Level · faction · CNT · Legend · collector number, in one string (one template lookup)."""
-        f = self.facts
-        parts = [
-            f"Lv {f.level}" if f.level is not None else "",
-            game_name(f.faction) if f.faction else "",
-            "CNT" if f.cnt else "",
-            gettext("Legend") if f.legend else "",
-            self.number,
-        ]
-        return " · ".join(p for p in parts if p)
-
-    @property
-    def memo_key(self) -> tuple[Any, ...]:
-        """What the line's remembered drawing is keyed by (decks/templatetags/editor_partials.py): every field,
-        as a plain tuple (the dataclass's own hash and equality cost a Python call each, per line and click)."""
-        return (self.number, self.section, self.count, self.rules, self.facts)
-
-
-@dataclass(frozen=True)
-class LineGroup:
-    key: str
-    label: str
-    lines: list[DeckLine]
-
-    @property
-    def count(self) -> int:
-        return sum(line.count for line in self.lines)
-
-
-@dataclass(frozen=True)
-class Bar:
-    label: str
-    count: int
-    percent: int
-    # A faction's bar: how many of its copies are units and how many other cards (worded by the template).
-    units: int = 0
-    others: int = 0
+# The earliest year a rules date may name: Gate Ruler's rules begin in 2020, and an earlier year is a year
+# half-typed (a date field gives 0002, then 0020, as its year is typed). The service refuses it and
+# static/decks/editor.js does not apply it while the year is being typed (the field's data-earliest-year).
+EARLIEST_RULES_YEAR = 1900
 
 
 @dataclass(frozen=True)
 class JudgedDeck:
-    """A draft judged, and the copies of each card name in it: what the card browser's results need.
+    """A draft of any game judged, and the copies of each card name in it: what the card browser's results need.
 
     A search shows only its results and their hints: it judges the deck but draws none of the
     editor's other regions (deck_judged); the editor's page and its changes draw them all
-    (DeckEditorState).
+    (DeckEditorState). `counted`: the deck's tally for the hints of a game whose identity is a card
+    (decks.rules.judge.judging, made once per judgement); None for a ruler's game, whose hints count
+    the deck by its ruler's rules (decks/editor/browser.py).
     """
 
     judgement: DraftJudgement
-    # Copies of each card name in the deck and resources (what the card browser says is "in deck").
+    # Copies of each card name in the deck's judged sections (what the card browser says is "in deck").
     copies: dict[str, int]
+    counted: Judging | None
+    # The game's data says its identity is a ruler, its rules dated: the ruler's pickers and charts show (a
+    # field, not a property: the templates and the browser ask it many times a click).
+    ruled: bool
 
     @property
     def draft(self) -> DeckDraft:
         return self.judgement.draft
 
     @property
-    def choice(self) -> RulesChoice:
+    def game(self) -> GameDefinition:
+        return self.judgement.game
+
+    @property
+    def choice(self) -> RulesChoice | None:
         return self.judgement.choice
 
     @property
     def rules(self) -> RulesInForce:
-        return self.judgement.choice.rules
+        """The ruler's rules in force (a ruler's game only)."""
+        choice = self.judgement.choice
+        if choice is None:
+            raise AttributeError("a game whose identity is a card has no ruler's rules")
+        return choice.rules
 
     @property
     def report(self) -> Report:
@@ -156,8 +88,46 @@ class JudgedDeck:
 
 
 @dataclass(frozen=True)
+class SectionLine(DeckLine):
+    """A line of a section of a game whose identity is a card: the section its type belongs in (where "Into deck"
+    puts it from the considering board) and its game (the line's card peek shows that game's fields)."""
+
+    target: str = ""
+    game: str = ""
+
+    @property
+    def definition(self) -> GameDefinition:
+        return game_get(self.game)
+
+    @property
+    def meta(self) -> str:
+        return " · ".join(p for p in (self.type_label, self.fields, self.number) if p)
+
+    @property
+    def target_section(self) -> str:
+        return self.target
+
+
+@dataclass(frozen=True)
+class FirstStep:
+    """A section the game's data asks an exact number of cards for (a Kingdom-Ruler; a Hero, 3 Gates), still short:
+    the editor offers its cards to pick from, before the main deck."""
+
+    key: str
+    label: str
+    have: int
+    wanted: int
+    # (collector number, name) of each card whose type belongs in the section, by name.
+    cards: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
 class DeckEditorState(JudgedDeck):
-    """Everything the editor shows of a draft: one place turns a draft into the page."""
+    """Everything the editor shows of a draft of any game: one place turns a draft into the page.
+
+    A ruler's game shows its resources, level curve, faction bars and attribute proposal (empty
+    for another game); a game whose identity is a card shows its data's rules panel (`panel`).
+    """
 
     meters: list[Meter]
     groups: list[LineGroup]
@@ -167,15 +137,27 @@ class DeckEditorState(JudgedDeck):
     curve: list[Bar]
     factions: list[Bar]
     proposal: AttributeProposal | None
+    panel: RulesPanel | None = None
+    # The main deck's size against its size rule (a game whose identity is a card); None: its data sets none.
+    main_size: Meter | None = None
+    first_steps: tuple[FirstStep, ...] = ()
+    # The cards of the main deck, what its size rule asks (None: no such rule; "40+": at least that many) and what
+    # the rules pane holds in a word (the ruler's name or the game's): the phone tab's and the deck heading's.
+    main_count: int = 0
+    size: int | None = None
+    # The size is a least number (met at or above it: "41 · at least 40", never 41/40 as if over).
+    at_least: bool = False
+    judged_by: str = ""
+    problems: int = 0
 
     @property
     def profile(self) -> Any:
         """The ruler object in force (patched by the geas): life, ATK, STK, zones, setup, …"""
-        return self.judgement.choice.rules.profile
+        return self.rules.profile
 
     @property
-    def main_count(self) -> int:
-        return self.report.summary.size
+    def earliest_rules_year(self) -> int:
+        return EARLIEST_RULES_YEAR
 
 
 def deck_judged(*, draft: DeckDraft, today: date | None = None, also: Iterable[str] = ()) -> JudgedDeck:
@@ -185,12 +167,22 @@ def deck_judged(*, draft: DeckDraft, today: date | None = None, also: Iterable[s
     with the draft's, see deck_draft_judge).
     """
     judgement = deck_draft_judge(draft=draft, today=today, also=also)
-    return JudgedDeck(judgement=judgement, copies=_copies(judgement))
+    ruled = judgement.choice is not None
+    return JudgedDeck(judgement=judgement, copies=_copies(judgement), counted=_counted(judgement), ruled=ruled)
+
+
+def _counted(judgement: DraftJudgement) -> Judging | None:
+    return judging(judgement.game, judgement.deck) if judgement.choice is None else None
 
 
 def _copies(judgement: DraftJudgement) -> dict[str, int]:
     copies: dict[str, int] = {}
-    for entry in (*judgement.deck.main, *judgement.deck.resources):
+    deck = judgement.deck
+    if judgement.choice is not None:
+        entries: Iterable[DeckEntry] = (*deck.main, *deck.resources)
+    else:
+        entries = [entry for key in judgement.game.section_keys() for entry in deck.section(key)]
+    for entry in entries:
         copies[entry.card.name] = copies.get(entry.card.name, 0) + entry.count
     return copies
 
@@ -202,6 +194,8 @@ def deck_editor_state(*, draft: DeckDraft, today: date | None = None, also: Iter
     with the draft's, see deck_draft_judge).
     """
     judgement = deck_draft_judge(draft=draft, today=today, also=also)
+    if judgement.choice is None:
+        return _sections_state(judgement)
     report, rules = judgement.report, judgement.choice.rules
     named: dict[str, list[str]] = {}
     for violation in report.violations:
@@ -228,6 +222,8 @@ def deck_editor_state(*, draft: DeckDraft, today: date | None = None, also: Iter
     return DeckEditorState(
         judgement=judgement,
         copies=_copies(judgement),
+        counted=None,
+        ruled=True,
         meters=deck_meters(judgement.deck, rules),
         groups=[g for g in groups if g.lines],
         resources=resources,
@@ -236,42 +232,83 @@ def deck_editor_state(*, draft: DeckDraft, today: date | None = None, also: Iter
         curve=_level_curve(judgement.deck),
         factions=_faction_breakdown(judgement.deck),
         proposal=propose_attribute(judgement.deck, rules),
+        main_count=report.summary.size,
+        size=rules.deck.deck_size,
+        judged_by=game_name(rules.ruler),
+        problems=len(report.violations),
     )
 
 
-def _level_key(level: int | None) -> int:
-    return 10**6 if level is None else level
+def _sections_state(judgement: DraftJudgement) -> DeckEditorState:
+    """A draft of a game whose identity is a card, for the editor: each of its data's sections, the considering
+    board, its meters rule by rule and its rules panel (no query while the game's catalog is remembered)."""
+    game, draft = judgement.game, judgement.draft
+    counted = judging(game, judgement.deck)
+    main_size = main_size_meter(counted)
+    named: dict[str, list[str]] = {}
+    for violation in judgement.report.violations:
+        for name in violation.cards:
+            named.setdefault(name, []).append(violation.rule)
+
+    def lines(section: str) -> list[SectionLine]:
+        out: list[SectionLine] = []
+        for number, count in draft.section(section).items():
+            card = judgement.facts.get(number)
+            if card is None:
+                continue
+            rules_named = tuple(dict.fromkeys(named.get(card.name, ()))) if section != "considering" else ()
+            label = game.type_label(card.type)
+            target = game_natural_section(game, card)
+            words = card_fields_in_words(game, card)
+            out.append(SectionLine(number, section, count, card, rules_named, label, words, target, game.slug))
+        out.sort(key=lambda ln: (ln.type_label, ln.facts.name.casefold(), ln.number))
+        return out
+
+    return DeckEditorState(
+        judgement=judgement,
+        copies=_copies(judgement),
+        counted=counted,
+        ruled=False,
+        meters=game_meters(counted),
+        groups=[LineGroup(section.key, section.label, lines(section.key)) for section in game.sections],
+        resources=[],
+        considering=lines("considering"),
+        show_resources=False,
+        curve=[],
+        factions=[],
+        proposal=None,
+        panel=rules_panel(game),
+        main_size=main_size,
+        first_steps=first_steps(game, draft),
+        main_count=sum(entry.count for entry in judgement.deck.main),
+        size=main_size.limit if main_size is not None else None,
+        at_least=bool(main_size is not None and main_size.at_least),
+        judged_by=game_name(game.name),
+        problems=len(judgement.report.violations),
+    )
 
 
-def _level_curve(deck: DeckSnapshot) -> list[Bar]:
-    """Copies per level in the main deck, from the lowest level (0 at most) to the highest."""
-    per_level: dict[int, int] = {}
-    for entry in deck.main:
-        if entry.card.level is not None:
-            per_level[entry.card.level] = per_level.get(entry.card.level, 0) + entry.count
-    if not per_level:
-        return []
-    peak = max(per_level.values())
-    return [
-        Bar(str(level), per_level.get(level, 0), round(100 * per_level.get(level, 0) / peak))
-        for level in range(min(0, *per_level), max(per_level) + 1)
-    ]
-
-
-def _faction_breakdown(deck: DeckSnapshot) -> list[Bar]:
-    """Copies per faction in the main deck, largest first, with the units/non-units split."""
-    units: dict[str, int] = {}
-    others: dict[str, int] = {}
-    for entry in deck.main:
-        faction = entry.card.faction or "No faction"
-        bucket = units if entry.card.type == UNIT else others
-        bucket[faction] = bucket.get(faction, 0) + entry.count
-    size = sum(e.count for e in deck.main) or 1
-    totals = {f: units.get(f, 0) + others.get(f, 0) for f in {*units, *others}}
-    return [
-        Bar(faction, total, round(100 * total / size), units.get(faction, 0), others.get(faction, 0))
-        for faction, total in sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))
-    ]
+def first_steps(game: GameDefinition, draft: DeckDraft) -> tuple[FirstStep, ...]:
+    """The sections besides the main deck whose size rule asks an exact number of cards the draft does not hold
+    yet, each with the cards that go in it (from the game's data and remembered catalog: no query)."""
+    wanted = {
+        rule.params["section"]: int(rule.params["exactly"])
+        for rule in game.rules
+        if rule.kind == "section_size" and "exactly" in rule.params and rule.params.get("section") != "main"
+    }
+    steps = []
+    for section in game.sections:
+        have = sum(draft.section(section.key).values())
+        if section.key not in wanted or have >= wanted[section.key]:
+            continue
+        cards = {
+            facts.name: number
+            for number, facts in sorted(catalog_card_facts(game).items(), reverse=True)
+            if game_natural_section(game, facts) == section.key
+        }
+        shown = tuple(sorted(((number, name) for name, number in cards.items()), key=lambda card: card[1]))
+        steps.append(FirstStep(section.key, section.label, have, wanted[section.key], shown))
+    return tuple(steps)
 
 
 @dataclass(frozen=True)
@@ -360,16 +397,59 @@ class FilterChoices:
     factions: list[tuple[str, str]]
     attributes: list[str]
     sets: list[tuple[str, str]]
+    types: list[tuple[str, str]]
 
     @property
     def attribute_groups(self) -> list[NameGroup]:
         return names_by_language(self.attributes)
 
 
-def card_filter_choices() -> FilterChoices:
-    """The card browser's filter options (three small queries)."""
+def card_filter_choices(game: GameDefinition) -> FilterChoices:
+    """The card browser's filter options: a ruler's game's factions, attributes and sets (three small queries);
+    the type of card for every game (its data's types, or the catalog's)."""
+    return editor_offers(game).filter_choices(game)
+
+
+def _column_filter_choices(game: GameDefinition) -> FilterChoices:
     return FilterChoices(
         factions=list(Faction.objects.values_list("slug", "name")),
         attributes=list(Attribute.objects.values_list("name", flat=True)),
         sets=list(CardSet.objects.values_list("code", "name")),
+        types=[("", gettext("Any type")), *CardType.choices],
     )
+
+
+def _field_filter_choices(game: GameDefinition) -> FilterChoices:
+    return FilterChoices([], [], [], [("", gettext("Any type")), *((t.key, t.label) for t in game.card_types)])
+
+
+# The changes of a ruler's game's rules choice (decks/editor/services.py applies them).
+SET_RULER = "set_ruler"
+SET_GEAS = "set_geas"
+SET_ATTRIBUTE = "set_attribute"
+SET_RULES_DATE = "set_rules_date"
+
+
+@dataclass(frozen=True)
+class EditorOffers:
+    """What the editor offers that differs by how a game's deck identity is chosen, decided once
+    (editor_offers): a ruler's game has a rules choice to change and the catalog's columns to filter
+    by, and its cards' section follows from their type ("+ Add"); a game whose identity is a card has
+    its data's types to filter by, and the browser's add button names the section."""
+
+    rules_changes: frozenset[str]
+    filter_choices: Callable[[GameDefinition], FilterChoices]
+    # What the card browser's add button calls the section a card goes in ("": the button says "+ Add").
+    section_label: Callable[[GameDefinition, str], str]
+
+
+_BY_RULER = EditorOffers(
+    frozenset({SET_RULER, SET_GEAS, SET_ATTRIBUTE, SET_RULES_DATE}), _column_filter_choices, lambda game, key: ""
+)
+_BY_CARD = EditorOffers(frozenset(), _field_filter_choices, lambda game, key: game.section(key).label)
+_EDITOR_OFFERS = {"ruler": _BY_RULER, "card": _BY_CARD}
+
+
+def editor_offers(game: GameDefinition) -> EditorOffers:
+    """The one place the editor asks how a game's identity is chosen (an unknown kind reads as a card)."""
+    return _EDITOR_OFFERS.get(game.identity, _BY_CARD)

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.paginator import Paginator
-from django.db.models import Exists, OuterRef, Q, QuerySet
-from django.http import QueryDict
+from django.db.models import Exists, OuterRef, Q, QuerySet, Sum
+from django.http import Http404, QueryDict
 
 from cards.games import games
 from cards.models import Faction, Geas, Ruler
@@ -54,7 +54,9 @@ def my_decks_get(*, user: Any, query: str = "", tag: str = "", show_archived: bo
     """deck_search_for_owner's decks with their tags: two queries (the decks; all the owner's tags)."""
     decks = list(deck_search_for_owner(user=user, query=query, tag=tag, show_archived=show_archived))
     by_deck: dict[int, list[str]] = {}
-    for deck_id, name in DeckTag.objects.filter(deck__owner=user).order_by("name").values_list("deck_id", "name"):
+    # Tags of decks in the trash are not offered: no listed deck has them.
+    tags = DeckTag.objects.filter(deck__owner=user, deck__trashed_at__isnull=True)
+    for deck_id, name in tags.order_by("name").values_list("deck_id", "name"):
         by_deck.setdefault(deck_id, []).append(name)
     for deck in decks:
         deck.tag_names = by_deck.get(deck.pk, [])  # type: ignore[attr-defined]
@@ -118,3 +120,29 @@ def deck_browse_get(*, params: QueryDict) -> dict[str, Any]:
 def deck_choices_for_owner(*, user: Any) -> list[tuple[str, str]]:
     """(public id, name) of the owner's decks by name, for pickers such as compare's (one query)."""
     return list(Deck.objects.filter(owner=user).order_by("name").values_list("public_id", "name"))
+
+
+# ---------------------------------------------------------------- the trash
+
+
+def deck_trash_list(*, user: Any) -> QuerySet[Deck]:
+    """The owner's trashed decks, last deleted first, with their ruler, geas and main-deck size."""
+    return (
+        Deck.everything.filter(owner=user, trashed_at__isnull=False)
+        .select_related("ruler", "geas")
+        .annotate(size=Sum("cards__count", filter=Q(cards__section=Section.MAIN), default=0))
+        .order_by("-trashed_at")
+    )
+
+
+def deck_trash_count(*, user: Any) -> int:
+    """How many decks are in the owner's trash (My decks' "Trash (3)")."""
+    return Deck.everything.filter(owner=user, trashed_at__isnull=False).count()
+
+
+def deck_get_from_trash(*, public_id: str, user: Any) -> Deck:
+    """The owner's trashed deck with this public id; Http404 for any other (someone else's, or not in the trash)."""
+    deck = Deck.everything.filter(public_id=public_id, trashed_at__isnull=False).first()
+    if deck is None or not user.is_authenticated or deck.owner_id != user.pk:
+        raise Http404("No such deck in your trash.")
+    return deck

@@ -1,4 +1,4 @@
-"""My decks under /decks/ (namespace `decks`); tags, archive, browse and compare at the site root
+"""My decks and its trash under /decks/ (namespace `decks`); tags, archive, browse and compare at the site root
 (namespace `deckpages`, see decks.urls)."""
 
 from __future__ import annotations
@@ -9,6 +9,9 @@ from . import views
 
 urlpatterns = [
     path("", views.deck_list, name="list"),
+    path("trash/", views.trash, name="trash"),
+    path("trash/<str:public_id>/restore/", views.trash_restore, name="trash-restore"),
+    path("trash/<str:public_id>/delete/", views.trash_delete_forever, name="trash-delete"),
 ]
 
 page_urlpatterns = [

@@ -22,8 +22,8 @@ def plainly_asked(params: Mapping[str, object]) -> tuple[str, int | None] | None
     """The group and k of `params` as DrawOddsForm cleans them, when they are plainly valid (what the panel
     itself sends: a group's key, k in digits or nothing); None for anything else, which the form judges.
 
-    The panel comes with every change of the editor: making the form (its fields deep-copied) and
-    cleaning it took a tenth of the panel's time (docs/benchmarks.md). Plainly valid means the form
+    The panel comes with every change of the editor, and making the form (its fields deep-copied) for
+    what the panel itself sent is work for nothing. Plainly valid means the form
     would clean it unchanged: a group without surrounding spaces or a NUL, at most 200 characters;
     k empty or ASCII digits within 1..60 (tests/decks/odds/test_draw_odds_form.py holds it to the form).
     """

@@ -97,8 +97,8 @@ class GroupOption(NamedTuple):
 # What a panel shows of its numbers, remembered by value (at most MAX_REMEMBERED of each, then cleared
 # whole): the rows by the numbers they are worked out from, an option by its group's words and count. A player's
 # change moves a group's count or the deck's size by one, so the same few rows and options come back
-# change after change, in any deck; wording them again (gettext per cell, per option) was most of the
-# panel's time (docs/benchmarks.md). Each holds only immutable values, shared safely between requests.
+# change after change, in any deck, and need not be worded again (gettext per cell, per option). Each holds
+# only immutable values, shared safely between requests.
 MAX_REMEMBERED = 4_096
 _rows_made: dict[Hashable, tuple[ChanceRow, ...]] = {}
 _options_made: dict[Hashable, GroupOption] = {}
@@ -156,12 +156,6 @@ class OddsHelp:
     first_turn_rulers: tuple[str, ...]
     game: str = ""
     source: str = ""
-
-    @property
-    def memo_key(self) -> Hashable:
-        # A Wording by its template and values: its English text alone could word two ways in Japanese.
-        lines = tuple((getattr(w, "template", w), tuple(getattr(w, "values", {}).items())) for w in self.describe)
-        return (self.on, self.geas, lines, self.first_turn_rulers, self.game, self.source)
 
     @classmethod
     def of(cls, odds: DeckDrawOdds) -> OddsHelp:

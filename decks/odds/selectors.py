@@ -46,19 +46,19 @@ def deck_draw_odds(
     """The odds of having seen at least k cards of a group by turns 1..6 (see decks.rules.odds).
 
     `group` is a key of decks.rules.odds.deck_groups, or "picked" for the `picked` card names;
-    an unknown key (a card since removed) falls back to the first group. k is kept within
-    1..the group's copies. Given the draft's `judgement` (the editor's change has just made it),
+    an unknown key (a card since removed) falls back to the default group (_pattern_and_groups). k is kept
+    within 1..the group's copies. Given the draft's `judgement` (the editor's change has just made it),
     no query; else the judgement's 3-4. The rulers' revisions come from the catalog memory.
     """
     if judgement is None:
         judgement = deck_draft_judge(draft=draft, today=today)
-    pattern, groups = _pattern_and_groups(judgement)
+    pattern, groups, default = _pattern_and_groups(judgement)
     deck = judgement.deck
     chosen: odds.CardGroup | None = None
     if group == odds.PICKED:
         chosen = odds.picked_group(deck, picked)
     else:
-        chosen = next((g for g in groups if g.key == group), groups[0] if groups else None)
+        chosen = next((g for g in groups if g.key == group), default)
     size = odds.deck_size_of(deck)
     k = max(1, min(k, chosen.count if chosen and chosen.count else 1))
     rows = odds.draw_odds(pattern, deck_size=size, group=chosen.count if chosen else 0, k=k)
@@ -76,16 +76,22 @@ def deck_draw_odds(
     )
 
 
-def _pattern_and_groups(judgement: DraftJudgement) -> tuple[odds.DrawPattern, list[odds.CardGroup]]:
-    """The deck's draw pattern and card groups: its ruler's (Gate Ruler), or its game's data's (another game)."""
+def _pattern_and_groups(
+    judgement: DraftJudgement,
+) -> tuple[odds.DrawPattern, list[odds.CardGroup], odds.CardGroup | None]:
+    """The deck's draw pattern, card groups and the group shown before one is asked for: its ruler's (Gate
+    Ruler: the first group, CNT cards or legends, what its players count), or its game's data's (another game:
+    odds.game_default_group, never a type that fills the deck and reads 100 % every turn)."""
     if judgement.choice is None:
-        game = judgement.game
-        return odds.game_draw_pattern(game.draw), odds.game_deck_groups(game, judgement.deck)
+        game, deck = judgement.game, judgement.deck
+        groups = odds.game_deck_groups(game, deck)
+        return odds.game_draw_pattern(game.draw), groups, odds.game_default_group(groups, odds.deck_size_of(deck))
     try:
         pattern = odds.draw_pattern(judgement.choice.rules.profile)
     except RulesDataError as exc:
         raise ApplicationError(f"The rules data is broken: {exc}") from exc
-    return pattern, odds.deck_groups(judgement.deck)
+    groups = odds.deck_groups(judgement.deck)
+    return pattern, groups, groups[0] if groups else None
 
 
 def rulers_with_first_turn_exception(*, on: date) -> list[str]:

@@ -12,10 +12,10 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from decks.editor.session import session_draft
 from decks.models import Deck, DeckDraft
 from decks.saved_drafts import deck_draft_of
 from decks.selectors import deck_get_for_viewer, deck_is_owned_by
+from decks.session_drafts import session_draft
 
 from .panel import odds_panel_context
 
@@ -28,7 +28,7 @@ def draft_odds(request: HttpRequest) -> HttpResponse:
 @require_GET
 def deck_odds(request: HttpRequest, public_id: str) -> HttpResponse:
     deck = deck_get_for_viewer(public_id=public_id, user=request.user)
-    # The owner goes back to the editor, which opens every game's decks (decks/editor/game_views.py).
+    # The owner goes back to the editor, which opens every game's decks (decks/editor/views.py).
     back = reverse("decks:edit", args=[deck.public_id]) if deck_is_owned_by(deck=deck, user=request.user) else ""
     return _odds(request, draft=deck_draft_of(deck=deck), deck=deck, back=back)
 

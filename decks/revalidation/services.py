@@ -4,11 +4,10 @@ A change affects: a ruler revision, the decks of that ruler; a geas revision, th
 that geas; a card's rules fields, the decks that play it in a section their game judges (any
 game's: Gate Ruler's deck and resources, Ruler's Gambit's Kingdom and main deck, GateRunners'
 Hero, Gates and main deck; never the considering board). Only those are loaded and judged, in
-chunks, each by its game's rules as a save judges it (decks.drafts): a deck of a game whose
-identity is a ruler by the rules of its ruler and geas in force on its date
-(decks.rules.engine.validate_deck), a deck of another game by its game's data
-(decks.rules.judge.judge). The card facts, the parsed rules and each game's definition are
-loaded once per job, not once per deck or chunk.
+chunks, each by its game's rules as a save judges it (decks.drafts, then decks.rules.judge.judge):
+a deck of a game whose identity is a ruler by the rules of its ruler and geas in force on its
+date, a deck of another game by its game's data. The card facts, the parsed rules and each game's
+definition are loaded once per job, not once per deck or chunk.
 
 A deck's verdict: `legal`, `judged_on` (the date whose rules judged it: its rules date, or
 today), and when it turns illegal `illegal_since` (the date of the change) with
@@ -31,15 +30,16 @@ from django.utils import timezone
 from cards.games import UnknownGameError, game_get, games
 from cards.models import GeasRevision, RulerRevision
 from cards.rules_selectors import rules_choice_get
-from decks.drafts import card_facts_by_number, deck_snapshot_of, game_card_facts, game_snapshot_of
+from decks.card_facts import card_facts_by_number
+from decks.drafts import deck_snapshot_of
 from decks.models import Deck, DeckCard
-from decks.rules.engine import validate_deck
 from decks.rules.games import GameDefinition
 from decks.rules.judge import judge as game_judge
 from decks.rules.ruleset import RulesInForce
 from decks.rules.types import CardFacts
 from gatesite.errors import ApplicationError
 from gatesite.iterables import chunks
+from gatesite.outbox.services import task_send_on_commit
 
 # Decks judged (and locked against a concurrent save) per transaction.
 CHUNK_SIZE = 1000
@@ -140,12 +140,17 @@ def decks_revalidate_enqueue(
     card_ids: Collection[int] = (),
     since: date | None = None,
 ) -> None:
-    """Queue the revalidation job once the caller's transaction commits (the worker must see the change)."""
+    """Queue the revalidation job once the caller's transaction commits (the worker must see the change).
+
+    With the broker down the job waits in the outbox (gatesite.outbox) and is sent when it is back:
+    a rules release (`load_rules`) succeeds without Redis and its revalidation is not lost.
+    """
     if not (ruler_ids or geas_ids or card_ids):
         return
     from .tasks import decks_revalidate as task
 
-    task.delay_on_commit(
+    task_send_on_commit(
+        task,
         ruler_ids=sorted(ruler_ids),
         geas_ids=sorted(geas_ids),
         card_ids=sorted(card_ids),
@@ -158,36 +163,34 @@ class _Judge:
 
     def __init__(self, *, today: date) -> None:
         self.today = today
-        # Gate Ruler's facts by collector number (those of the decks judged so far).
-        self.facts: dict[str, CardFacts] = {}
+        # Each game's facts by collector number (those of the decks judged so far), by the game's slug.
+        self.facts: dict[str, dict[str, CardFacts]] = {}
         self.rules: dict[tuple[str, str | None, date], RulesInForce | str] = {}
         # Each game met, or the message saying why its deck cannot be judged (no such game any more).
         self.games: dict[str, GameDefinition | str] = {}
-        # Every card of each game besides those judged by a ruler, by collector number (cards.game_catalog).
-        self.game_facts: dict[str, Mapping[str, CardFacts]] = {}
 
-    def game_of(self, slug: str) -> GameDefinition | str:
+    def definition_of(self, slug: str) -> GameDefinition | str:
         if slug not in self.games:
             try:
                 self.games[slug] = game_get(slug)
             except UnknownGameError as exc:
-                self.games[slug] = f"game: {exc}"  # as a save of the deck would say (decks.drafts._game_of)
+                self.games[slug] = f"game: {exc}"  # as a save of the deck would say (decks.drafts._definition_of)
         return self.games[slug]
 
     def learn(self, decks: list[dict[str, Any]], lines: Mapping[int, list[tuple[str, str, int]]]) -> None:
-        """Fetch the facts this chunk's decks need and the job lacks: one query for Gate Ruler, one per new game."""
-        numbers: set[str] = set()
+        """Fetch the facts this chunk's decks need and the job lacks: one lookup per game (decks.drafts)."""
+        numbers: dict[str, set[str]] = {}
         for deck in decks:
-            game = self.game_of(deck["game"])
-            if isinstance(game, str):
-                continue
-            if game.identity == "ruler":
-                numbers.update(number for number, _, _ in lines[deck["pk"]])
-            elif game.slug not in self.game_facts:
-                self.game_facts[game.slug] = game_card_facts(game)
-        missing = numbers - self.facts.keys()
-        if missing:
-            self.facts.update(card_facts_by_number(missing))
+            game = self.definition_of(deck["game"])
+            if not isinstance(game, str):
+                numbers.setdefault(game.slug, set()).update(number for number, _, _ in lines[deck["pk"]])
+        for slug, wanted in numbers.items():
+            known = self.facts.setdefault(slug, {})
+            missing = wanted - known.keys()
+            if missing:
+                game = self.games[slug]
+                assert not isinstance(game, str)
+                known.update(card_facts_by_number(game, missing))
 
     def rules_for(self, ruler: str, geas: str | None, on: date) -> RulesInForce | str:
         """The rules in force, or the message saying why there are none (a geas not yet in force, …)."""
@@ -202,23 +205,28 @@ class _Judge:
     def verdict(self, deck: dict[str, Any], lines: list[tuple[str, str, int]]) -> tuple[bool, date, str]:
         """(legal, judged on, first violation message) of one deck, as a save of it would judge it."""
         on = deck["rules_date"] or self.today
-        game = self.game_of(deck["game"])
+        game = self.definition_of(deck["game"])
         if isinstance(game, str):
             return False, on, game
         sections: dict[str, dict[str, int]] = {key: {} for key in game.section_keys()}
         for number, section, count in lines:
             if section in sections:
                 sections[section][number] = count
-        if game.identity != "ruler":
-            # Its data's rules, which do not change by date; a printing no longer in its catalog is left out.
-            game_deck = game_snapshot_of(game=game, sections=sections, facts=self.game_facts[game.slug])
-            report = game_judge(game, game_deck)
-        else:
-            rules = self.rules_for(deck["ruler__slug"] or "", deck["geas__slug"], on)  # no ruler: as a save says it
+        # The rules chosen, where the deck has a ruler (a deck of a game whose identity is a card has none).
+        rules = None
+        if deck["ruler__slug"] is not None:
+            rules = self.rules_for(deck["ruler__slug"], deck["geas__slug"], on)
             if isinstance(rules, str):
                 return False, on, rules
-            rules_deck = deck_snapshot_of(sections=sections, attribute=deck["attribute"], facts=self.facts)
-            report = validate_deck(rules_deck, rules)
+        # A printing no longer in its game's catalog is left out.
+        snapshot = deck_snapshot_of(
+            game=game, sections=sections, attribute=deck["attribute"], facts=self.facts.get(game.slug, {})
+        )
+        try:
+            report = game_judge(game, snapshot, rules)
+        except ValueError:
+            # The engine's refusal of a deck whose game's rules come from a ruler, without one: as a save says it.
+            return False, on, str(self.rules_for("", deck["geas__slug"], on))
         return report.legal, on, report.violations[0].message if report.violations else ""
 
 
@@ -281,3 +289,15 @@ def _verdicts_write(rows: list[tuple[int, bool, date, date | None, str]]) -> Non
                 f"UPDATE {table} SET legal = %s, judged_on = %s, illegal_since = %s, verdict_reason = %s WHERE id = %s",
                 [(legal, on, since, reason, pk) for pk, legal, on, since, reason in rows],
             )
+
+
+def decks_rejudge(*, deck_ids: Collection[int], today: date | None = None) -> RevalidationResult:
+    """Re-judge these decks as they are and record their verdicts (a deck back from the trash missed
+    the jobs that ran while it was there: decks.library.services.deck_restore)."""
+    today = today or timezone.localdate()
+    result = RevalidationResult()
+    judge = _Judge(today=today)
+    for chunk in chunks(sorted(deck_ids), CHUNK_SIZE):
+        with transaction.atomic():
+            _chunk_revalidate(chunk, judge=judge, since=today, result=result)
+    return result

@@ -246,7 +246,7 @@ def in_pool(card: CardFacts, printings: set[str | None], r: RulesInForce) -> boo
 @lru_cache(maxsize=8192)
 def _printed_in_pool(numbers: tuple[str, ...], prefixes: tuple[str, ...]) -> bool:
     """Whether some printing starts with a pool prefix: remembered, as World Master decks ask it of
-    every card on every judgement (half of such a judgement's time, docs/benchmarks.md)."""
+    every card on every judgement."""
     return any(n.startswith(prefixes) for n in numbers)
 
 

@@ -73,13 +73,24 @@ class Blocker:
 
 @dataclass(slots=True)
 class Judging:
-    """One deck of one game being judged: the game, the deck counted once, and for a game whose
-    rules come from a ruler (kind ruler_rules) the rules in force and their report, made once."""
+    """One deck of one game being judged: the game, the deck counted once when a rule first reads the count, and
+    for a game whose rules come from a ruler (kind ruler_rules) the rules in force and their report, made once.
+
+    The count is lazy because a ruler's rules count the deck their own way (validate_deck): judging a Gate Ruler
+    deck never reads it."""
 
     game: GameDefinition
-    tally: GameTally
+    deck: DeckSnapshot
     rules: RulesInForce | None = None
     report: Report | None = None
+    counted: GameTally | None = None
+
+    @property
+    def tally(self) -> GameTally:
+        """The deck counted once (copies of each name per section)."""
+        if self.counted is None:
+            self.counted = GameTally.of(self.deck)
+        return self.counted
 
     def rules_in_force(self) -> RulesInForce:
         """The rules in force; ValueError for a game judged by a ruler without them."""
@@ -88,7 +99,7 @@ class Judging:
         return self.rules
 
     def ruler_report(self) -> Report:
-        """The ruler registry's report on the deck, judged as validate_deck always has."""
+        """The ruler registry's report on the deck, by validate_deck."""
         if self.report is None:
-            self.report = validate_deck(self.tally.deck, self.rules_in_force())
+            self.report = validate_deck(self.deck, self.rules_in_force())
         return self.report

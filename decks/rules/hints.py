@@ -16,7 +16,7 @@ from functools import lru_cache
 from operator import attrgetter
 
 from .registry import RULES, Rule, rule_get
-from .rule_hints import Addition
+from .rule_hints import Addition, nothing_fits
 from .ruleset import RulesInForce
 from .tally import Tally, with_one_more
 from .types import ENERGY, MAIN, RESOURCES, UNIT, CardFacts, DeckSnapshot, Report, Violation
@@ -29,6 +29,7 @@ __all__ = [
     "addition_blockers",
     "judge_tally",
     "natural_section",
+    "nothing_fits",
     "propose_attribute",
     "with_one_more",
 ]

@@ -8,7 +8,7 @@ counted once (GameTally), so a card browser asks `addition_hints` of each card c
 
 from __future__ import annotations
 
-from .game_tally import Blocker, GameTally, Judging
+from .game_tally import Blocker, Judging
 from .games import GameDefinition
 from .hints import natural_section
 from .kinds import RULER_RULES, kind_get
@@ -19,7 +19,7 @@ from .types import MAIN, CardFacts, DeckSnapshot, Report, Violation
 
 def judging(game: GameDefinition, deck: DeckSnapshot, rules: RulesInForce | None = None) -> Judging:
     """The deck counted once for this game: pass it to judge, addition_hints and game_meters."""
-    return Judging(game, GameTally.of(deck), rules)
+    return Judging(game, deck, rules)
 
 
 def _by_ruler(game: GameDefinition) -> bool:

@@ -14,7 +14,7 @@ from typing import Any
 from .game_tally import Judging
 from .games import GameDefinition, GameRule
 from .rule_hints import ordinal
-from .rule_meters import Meter
+from .rule_meters import Meter, names_shown
 from .types import CardFacts, Violation
 from .wording import Wording, gettext_noop
 
@@ -154,7 +154,8 @@ def meter_max_copies(j: Judging, rule: GameRule) -> list[Meter]:
     copies = {name: j.tally.copies(name, sections) for name in j.tally.cards}
     most = max(copies.values(), default=0)
     names = sorted(n for n, c in copies.items() if c == most and most)
-    return [Meter(_code(rule), "Most copies of a card", most, rule.params["max"], detail=", ".join(names))]
+    label = gettext_noop("Most copies of a card")
+    return [Meter(_code(rule), label, most, rule.params["max"], detail=names_shown("cards", names))]
 
 
 # ---------------------------------------------------------------- identity_choices
@@ -245,8 +246,10 @@ def _hint_new_identity(j: Judging, rule: GameRule, card: CardFacts) -> Wording |
 def meter_identity_choices(j: Judging, rule: GameRule) -> list[Meter]:
     identity = identity_allows(j, rule)
     outside = _outside(j, rule, identity[1]) if identity is not None else []
-    label = f"Cards the {j.game.section(rule.params['identity']).label} does not allow"
-    return [Meter(_code(rule), label, len(outside), 0 if identity is not None else None, detail=", ".join(outside))]
+    section = j.game.section(rule.params["identity"]).label
+    label = Wording(gettext_noop("Cards the %(section)s does not allow"), {"section": section})
+    limit = 0 if identity is not None else None
+    return [Meter(_code(rule), label, len(outside), limit, detail=names_shown("cards", outside))]
 
 
 # ---------------------------------------------------------------- the rules panel's words

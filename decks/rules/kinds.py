@@ -3,7 +3,7 @@
 A game's rule is {"code", "kind", ...parameters, "source"}; its kind names one entry here: the
 parameters it takes (checked when the game file is read, so a typo names the file and rule),
 its check, its "can I add this?" hint and its meter (kind_checks.py). `ruler_rules` is Gate
-Ruler's whole registry (registry.RULES) judged as validate_deck always has, so Gate Ruler is a
+Ruler's whole registry (registry.RULES) judged by validate_deck, so Gate Ruler is a
 game like the others. A fourth game needs only a data file; a new kind is one entry here plus
 its small functions.
 """
@@ -63,13 +63,13 @@ def _ruler_check(j: Judging, rule: GameRule) -> list[Violation]:
 
 def _ruler_hint(j: Judging, rule: GameRule, card: CardFacts, section: str, printing: str | None) -> list[Blocker]:
     rules = j.rules_in_force()
-    reasons = addition_blockers(j.tally.deck, rules, card, printing, section=section, report=j.ruler_report())
+    reasons = addition_blockers(j.deck, rules, card, printing, section=section, report=j.ruler_report())
     # The ruler registry words its hints itself; its reasons carry no rule code.
     return [Blocker("", Wording(reason)) for reason in reasons]
 
 
 def _ruler_meters(j: Judging, rule: GameRule) -> list[Meter]:
-    return deck_meters(j.tally.deck, j.rules_in_force())
+    return deck_meters(j.deck, j.rules_in_force())
 
 
 def _ruler_words(game: GameDefinition, rule: GameRule) -> Wording:

@@ -248,6 +248,8 @@ class CardGroup:
 
 
 PICKED = "picked"
+# The key of a game's card type group ("type:unit"): game_default_group looks for these.
+TYPE_GROUP = "type:"
 
 
 def _group(key: str, label: str, copies: Mapping[str, int], names: Iterable[str]) -> CardGroup:
@@ -319,7 +321,7 @@ def game_deck_groups(game: GameDefinition, deck: DeckSnapshot) -> list[CardGroup
         facts[entry.card.name] = entry.card
     cards = list(facts.values())
     groups = [
-        _group(f"type:{t.key}", f"{t.label} cards", copies, (c.name for c in cards if c.type == t.key))
+        _group(f"{TYPE_GROUP}{t.key}", f"{t.label} cards", copies, (c.name for c in cards if c.type == t.key))
         for t in game.card_types
     ]
     for field in game.card_fields:
@@ -348,6 +350,24 @@ def game_deck_groups(game: GameDefinition, deck: DeckSnapshot) -> list[CardGroup
             ]
     groups.extend(_group(f"card:{name}", name, copies, (name,)) for name in sorted(copies))
     return [g for g in groups if g.count]
+
+
+def game_default_group(groups: Sequence[CardGroup], deck_size: int) -> CardGroup | None:
+    """The group a game's odds panel shows before the player picks one (`groups`: game_deck_groups').
+
+    The card type with the most copies among those filling at most half the main deck, else the card
+    with the most copies (the first by name). A type filling most of the deck (a deck of units) is in
+    nearly every opening hand, so its odds read 100 % on every turn and say nothing; a minority type
+    or one card's copies is what a player counts on drawing.
+    """
+    types = [g for g in groups if g.key.startswith(TYPE_GROUP) and 2 * g.count <= deck_size]
+    # max() keeps the first of equals: the data's order of types, the cards' order by name.
+    if types:
+        return max(types, key=lambda g: g.count)
+    cards = [g for g in groups if g.single_card]
+    if cards:
+        return max(cards, key=lambda g: g.count)
+    return groups[0] if groups else None
 
 
 def _has(card: CardFacts, field: str, value: str) -> bool:

@@ -184,3 +184,24 @@ def hint_resource_cards(named: bool, a: Addition) -> str | None:
     if want == 0:
         return _w(gettext_noop("%(who)s prepares no resource cards"), who=_who(a.rules, "resource_cards"))
     return _w(gettext_noop("resources are full (%(count)s/%(want)s)"), count=a.before.resources, want=want)
+
+
+def nothing_fits(before: Summary, rules: RulesInForce) -> tuple[Wording, ...]:
+    """Why no copy of any card can be added, in the words of the deck-size and resource hints: both the deck
+    and the resources are full (every card goes in one or the other); () when a copy of some card may fit.
+
+    The card browser's "only cards this deck can use" then says so without judging a result (a full deck
+    is common: it is where a finished deck stays)."""
+    want = rules.deck.deck_size
+    if before.size < want:
+        return ()
+    deck_full = _w(gettext_noop("deck is full (%(size)s/%(want)s)"), size=before.size, want=want)
+    resources = rules.deck.resource_cards
+    if resources == 0:
+        return (deck_full,)
+    if before.resources < resources:
+        return ()
+    return (
+        deck_full,
+        _w(gettext_noop("resources are full (%(count)s/%(want)s)"), count=before.resources, want=resources),
+    )

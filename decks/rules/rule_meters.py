@@ -52,6 +52,9 @@ class Meter:
     def text(self) -> str:
         if self.limit is None:
             return Wording(gettext_noop("%(value)s / unlimited"), {"value": self.value})
+        if self.at_least:
+            # Not "41/40": past a least value the deck is not over, it has met it.
+            return Wording(gettext_noop("%(value)s · at least %(limit)s"), {"value": self.value, "limit": self.limit})
         return f"{self.value}/{self.limit}"
 
     @property
@@ -72,9 +75,19 @@ _SCOPE_LABELS = {
 }
 
 
-def _names(key: str, names: list[str]) -> str:
-    """A meter's list of names, kept as a Wording so the names can be shown in the player's language."""
-    return Wording(f"%({key})s", {key: tuple(names)}) if names else ""
+# A meter names this many at most: a deck may hold dozens of cards at the copy limit, and a meter is one line.
+NAMED = 3
+
+
+def names_shown(key: str, names: list[str]) -> str:
+    """A meter's list of names (at most NAMED, then "and N more"), kept as a Wording so the names can be shown
+    in the player's language; "" for none."""
+    if not names:
+        return ""
+    shown = Wording(f"%({key})s", {key: tuple(names[:NAMED])})
+    if len(names) <= NAMED:
+        return shown
+    return Wording(gettext_noop("%(names)s and %(more)s more"), {"names": shown, "more": len(names) - NAMED})
 
 
 def meter_deck_size(t: Tally, r: RulesInForce) -> list[Meter]:
@@ -94,7 +107,7 @@ def meter_max_factions(t: Tally, r: RulesInForce) -> list[Meter]:
     for scope, limit in r.deck.max_factions.items():
         names = sorted({c.faction for c in t.cards.values() if c.faction is not None and in_scope(c, scope)})
         key = "factions" if scope == ALL else f"factions_{scope}"
-        meters.append(Meter(key, _SCOPE_LABELS[scope], len(names), limit, detail=_names("factions", names)))
+        meters.append(Meter(key, _SCOPE_LABELS[scope], len(names), limit, detail=names_shown("factions", names)))
     return meters
 
 
@@ -116,7 +129,11 @@ def meter_legend_cap(t: Tally, r: RulesInForce) -> list[Meter]:
     legends = sorted(n for n, card in t.cards.items() if card.legend)
     return [
         Meter(
-            "legends", gettext_noop("Legendary cards"), len(legends), r.deck.legend_cap, detail=_names("cards", legends)
+            "legends",
+            gettext_noop("Legendary cards"),
+            len(legends),
+            r.deck.legend_cap,
+            detail=names_shown("cards", legends),
         )
     ]
 
@@ -150,6 +167,6 @@ def meter_card_pool(t: Tally, r: RulesInForce) -> list[Meter]:
             gettext_noop("Cards outside the pool"),
             len(outside),
             0,
-            detail=_names("cards", outside) or pool.describe(),
+            detail=names_shown("cards", outside) or pool.describe(),
         )
     ]

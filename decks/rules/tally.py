@@ -98,7 +98,7 @@ class Tally:
         printings: dict[str, set[str | None]] = {}
         faction_counts: dict[str, int] = {}
         size = level = cnt = legends = 0
-        # Half the cost of counting a 50-name deck went into these sets (docs/benchmarks.md).
+        # The printings are gathered only where a card pool reads them: these sets cost more than the counting.
         with_printings = rules is None or rules.deck.card_pool is not None
         for entry in deck.main:
             card, count = entry.card, entry.count

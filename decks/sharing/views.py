@@ -5,35 +5,47 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from decks.library.selectors import deck_get_from_trash
 from decks.selectors import deck_get_for_change, deck_get_for_viewer
 from decks.services import deck_version_name, deck_visibility_set
 from gatesite.errors import ApplicationError
 
 from .forms import VersionNameForm, VisibilityForm
-from .game_view import editor_serves
 from .navigation import back_to_page, login_first
-from .selectors import DeckPage, deck_page_get
+from .selectors import DeckPage, deck_page_get, deck_version_number_of_save
 from .services import deck_copy
 
 
 @require_GET
 def deck_page(request: HttpRequest, public_id: str) -> HttpResponse:
-    page = deck_page_get(public_id=public_id, user=request.user)
+    try:
+        page = deck_page_get(public_id=public_id, user=request.user)
+    except Http404:
+        # A trashed deck is a 404 like any deck that is gone; its owner is told where it is, with Restore.
+        deck = deck_get_from_trash(public_id=public_id, user=request.user)  # Http404 again for anyone else
+        return render(request, "decks/deck_in_trash.html", {"deck": deck}, status=404)
     return _page(request, page, past=None)
 
 
 @require_GET
 def deck_version_page(request: HttpRequest, public_id: str, version: int) -> HttpResponse:
-    page = deck_page_get(public_id=public_id, user=request.user, version=version)
+    try:
+        page = deck_page_get(public_id=public_id, user=request.user, version=version)
+    except Http404:
+        number = deck_version_number_of_save(public_id=public_id, user=request.user, save=version)
+        if number is None:
+            raise
+        return redirect("deckpages:version", public_id, number, permanent=True)
+    previous, following = page.neighbours(version)
     past = {
         "version": version,
-        "previous": page.previous_version,
-        "next": page.next_version,
+        "previous": previous,
+        "next": following,
         "saved_at": page.history[0].created_at if page.history else None,
     }
     return _page(request, page, past=past)
@@ -75,7 +87,7 @@ def deck_copy_view(request: HttpRequest, public_id: str) -> HttpResponse:
     messages.success(
         request, _("Copied to your decks as “%(name)s” (private until you share it).") % {"name": copy.name}
     )
-    return redirect("decks:edit" if editor_serves(copy.game) else "deckpages:page", copy.public_id)
+    return redirect("decks:edit", copy.public_id)
 
 
 @login_first
@@ -88,7 +100,7 @@ def deck_version_name_view(request: HttpRequest, public_id: str, version: int) -
         messages.error(request, _("Version %(n)s not named: %(why)s") % {"n": version, "why": form.errors["name"][0]})
         return back_to_page(request, deck)
     try:
-        named = deck_version_name(deck=deck, version=version, name=form.cleaned_data["name"])
+        named = deck_version_name(deck=deck, number=version, name=form.cleaned_data["name"])
     except ApplicationError as exc:
         messages.error(request, exc.message)
     else:

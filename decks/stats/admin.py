@@ -7,6 +7,9 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import redirect
 from django.urls import URLPattern, path
+from django.utils.translation import gettext
+
+from gatesite.outbox.services import task_send
 
 from .models import StatisticsRun
 
@@ -44,9 +47,17 @@ class StatisticsRunAdmin(admin.ModelAdmin):
             raise PermissionDenied
         from .tasks import statistics_recompute
 
-        result = statistics_recompute.delay(StatisticsRun.Trigger.ADMIN)
+        result = task_send(statistics_recompute, trigger=StatisticsRun.Trigger.ADMIN)
+        if result is None:  # the broker is down: kept in the outbox, sent when it is back
+            messages.warning(
+                request,
+                gettext(
+                    "Statistics recompute queued, waiting for the worker: the job queue cannot be reached "
+                    "now, and the recompute is sent to it when it is back."
+                ),
+            )
         # Without a broker (no REDIS_URL) Celery runs the task eagerly: it is done by now.
-        if result.ready():
+        elif result.ready():
             run = StatisticsRun.objects.filter(pk=result.result).first() if result.result else None
             if run is None:
                 messages.info(request, "Another statistics recompute is running; its run appears here when it is done.")

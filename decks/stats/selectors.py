@@ -105,11 +105,11 @@ def statistics_overview(*, ruler_slug: str | None = None, top: int = 20, per_rul
         top_cards_per_ruler=top_cards_per_ruler,
         months=_month_rows(run=run, names=names),
         all_rulers=all_rulers,
-        games=_game_figures(run=run, top=top),
+        games=_figures_by_game(run=run, top=top),
     )
 
 
-def _game_figures(*, run: StatisticsRun, top: int) -> list[GameFigures]:
+def _figures_by_game(*, run: StatisticsRun, top: int) -> list[GameFigures]:
     """Each game besides Gate Ruler with public decks, in the data's order: its identity cards and `top` cards."""
     rows = list(GameCardShare.objects.filter(run=run).order_by("-share", "-avg_copies", "card_id"))
     bar = _card_bar_maker({r.card_id for r in rows if r.card_id is not None})

@@ -17,6 +17,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import timedelta
+from functools import partial
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -139,14 +140,15 @@ def _older_figures_delete(*, keep_after: StatisticsRun) -> None:
 
 
 def statistics_deck_saved(*, deck: Deck, was_counted: bool = False) -> None:
-    """Call after a deck is saved, deleted, shared or archived: the figures are stale (after the commit)
-    if the deck is counted in them (public, not archived), or was before the change (`was_counted`).
+    """Call after a deck is saved, deleted, shared, archived, trashed or restored: the figures are stale (after
+    the commit) if the deck is counted in them (public, not archived, not in the trash), or was before the
+    change (`was_counted`).
 
     Decks call it through the decks.signals.deck_changed signal (decks.stats.receivers)."""
-    if was_counted or (deck.visibility == Visibility.PUBLIC and not deck.archived):
-        from .tasks import statistics_deck_changed
-
-        statistics_deck_changed.delay_on_commit(deck.pk)
+    if was_counted or (deck.visibility == Visibility.PUBLIC and not deck.archived and deck.trashed_at is None):
+        # Written here, not by a worker: one small INSERT needs no broker, so a save works while Redis
+        # is down (issue 24). The task decks.statistics_deck_changed stays for messages already queued.
+        transaction.on_commit(partial(statistics_change_record, deck_id=deck.pk))
 
 
 def statistics_change_record(*, deck_id: int) -> None:

@@ -66,7 +66,7 @@ class RecomputeSql:
             + "SELECT dc.deck_id, d.ruler_id, p.card_id, c.faction_id, c.level, c.cnt, SUM(dc.count) AS copies "
             "FROM {deckcard} dc JOIN {deck} d ON d.id = dc.deck_id JOIN {printing} p ON p.id = dc.printing_id "
             "JOIN {card} c ON c.id = p.card_id "
-            "WHERE d.visibility = %s AND NOT d.archived AND d.game = %s AND dc.section = %s "
+            "WHERE d.visibility = %s AND NOT d.archived AND d.trashed_at IS NULL AND d.game = %s AND dc.section = %s "
             "GROUP BY dc.deck_id, d.ruler_id, p.card_id, c.faction_id, c.level, c.cnt",
             [Visibility.PUBLIC, default_game_slug(), Section.MAIN],
         )
@@ -82,7 +82,7 @@ class RecomputeSql:
             "COALESCE(s.size, 0) AS size, COALESCE(s.cnt, 0) AS cnt "
             "FROM {deck} d LEFT JOIN (SELECT deck_id, SUM(copies) AS size, "
             "SUM(CASE WHEN cnt THEN copies ELSE 0 END) AS cnt FROM stats_card GROUP BY deck_id) s "
-            "ON s.deck_id = d.id WHERE d.visibility = %s AND NOT d.archived AND d.game = %s",
+            "ON s.deck_id = d.id WHERE d.visibility = %s AND NOT d.archived AND d.trashed_at IS NULL AND d.game = %s",
             [Visibility.PUBLIC, default_game_slug()],
         )
         self.run_sql(
@@ -213,10 +213,11 @@ class RecomputeSql:
         self.run_sql(
             "INSERT INTO {gamecardshare} (run_id, game, part, card_id, decks, share, avg_copies) "
             "SELECT %s, d.game, %s, NULL, COUNT(*), 1.0, 0.0 FROM {deck} d "
-            "WHERE d.visibility = %s AND NOT d.archived AND d.game <> %s GROUP BY d.game",
+            "WHERE d.visibility = %s AND NOT d.archived AND d.trashed_at IS NULL AND d.game <> %s GROUP BY d.game",
             [self.run, GameCardShare.Part.DECKS, Visibility.PUBLIC, default_game_slug()],
         )
-        identity = sorted({s.key for g in games().values() if not g.default for s in g.sections if s.identity})
+        # A game whose identity is a ruler has no identity section: its decks are counted per ruler instead.
+        identity = sorted({s.key for g in games().values() for s in g.sections if s.identity})
         for part, sections in ((GameCardShare.Part.IDENTITY, identity), (GameCardShare.Part.MAIN, [Section.MAIN])):
             if not sections:
                 continue
@@ -226,7 +227,7 @@ class RecomputeSql:
                 "COUNT(DISTINCT dc.deck_id) * 1.0 / t.decks, SUM(dc.count) * 1.0 / COUNT(DISTINCT dc.deck_id) "
                 "FROM {gamecardshare} t JOIN {deck} d ON d.game = t.game "
                 "JOIN {deckcard} dc ON dc.deck_id = d.id JOIN {printing} p ON p.id = dc.printing_id "
-                "WHERE t.run_id = %s AND t.part = %s AND d.visibility = %s AND NOT d.archived "
+                "WHERE t.run_id = %s AND t.part = %s AND d.visibility = %s AND NOT d.archived AND d.trashed_at IS NULL "
                 f"AND dc.section IN ({', '.join(['%s'] * len(sections))}) "
                 "GROUP BY t.game, p.card_id, t.decks",
                 [self.run, part, self.run, GameCardShare.Part.DECKS, Visibility.PUBLIC, *sections],

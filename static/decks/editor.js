@@ -12,7 +12,7 @@
   var phone = window.matchMedia("(max-width: 52rem)");
 
   function editorRoot() {
-    // Gate Ruler's editor (#editor) or another game's (#game-editor): the one whose panes take turns.
+    // The editor (#editor, of any game): the one whose panes take turns.
     return document.querySelector(".editor[data-default-pane]");
   }
 
@@ -97,6 +97,66 @@
 
   var addTopWhenLoaded = false;
 
+  // ---------------------------------------------------------------- Enter adds only what can be added
+
+  // Enter in the search (a phone keyboard's Go key too) adds the top result only when its hint says one more
+  // copy can be added (data-addable, decks/editor/editor.html#why); otherwise it adds nothing and says why in
+  // the hint's own words, under the search field (#search-notice, a live region). The "+ Add" button itself
+  // still adds any card: the editor lets a player build an illegal deck on purpose, and shows its violations.
+  function searchNotice(text) {
+    var notice = document.getElementById("search-notice");
+    if (notice) {
+      notice.textContent = text;
+    }
+  }
+
+  function reasonsOf(element) {
+    var reasons = [];
+    if (element) {
+      element.querySelectorAll(".blockers li").forEach(function (item) {
+        reasons.push(item.textContent.trim());
+      });
+    }
+    return reasons.join("; ");
+  }
+
+  function addTopResult() {
+    var notice = document.getElementById("search-notice");
+    var button = topAddButton();
+    if (!button) {
+      // No result to add: the results say why (decks/editor/editor.html#empty-results).
+      var empty = document.querySelector("#card-results .empty-results");
+      if (notice && empty) {
+        var why = reasonsOf(empty) || empty.textContent.trim();
+        searchNotice(notice.getAttribute("data-nothing-to-add").replace("{reasons}", why));
+      }
+      return;
+    }
+    var row = button.closest("[data-row]");
+    var hint = row ? row.querySelector(".hint[data-addable]") : null;
+    if (hint && hint.getAttribute("data-addable") === "false") {
+      if (notice) {
+        var name = row.getAttribute("data-card-name") || "";
+        searchNotice(
+          notice.getAttribute("data-cannot-add").replace("{card}", name).replace("{reasons}", reasonsOf(hint))
+        );
+      }
+      return;
+    }
+    searchNotice("");
+    button.click();
+  }
+
+  (function clearSearchNotice() {
+    // What Enter said is about the results it saw: gone once the search changes.
+    var search = document.getElementById("card-q");
+    if (search) {
+      search.addEventListener("input", function () {
+        searchNotice("");
+      });
+    }
+  })();
+
   document.addEventListener("keydown", function (event) {
     var target = event.target;
     if (event.isComposing || event.keyCode === 229) {
@@ -117,8 +177,8 @@
       var results = document.getElementById("card-results");
       var current = results && results.getAttribute("data-q") === target.value;
       var pending = document.getElementById("card-filters").classList.contains("htmx-request");
-      if (current && !pending && topAddButton()) {
-        topAddButton().click();
+      if (current && !pending) {
+        addTopResult();
       } else {
         // The results are not for what is typed yet: search now, add when they arrive.
         addTopWhenLoaded = true;
@@ -179,12 +239,107 @@
     }
   });
 
+  // ---------------------------------------------------------------- the rules date
+
+  // Chromium's date field changes with every digit typed into its year (0002, 0020, 0202, 2021), so
+  // its form is not posted on `change` (templates/decks/editor/editor.html): the date applies once it
+  // is complete (a four-digit year, then a pause in the typing) or when the field is left, never
+  // half-typed. Left with a half-typed date, the field shows the date in force again.
+  var DATE_PAUSE_MS = 1000;
+  var dateTimer = null;
+
+  function dateField(el) {
+    return el && el.matches && el.matches("input[data-rules-date]") ? el : null;
+  }
+
+  function dateComplete(field) {
+    if (field.validity && field.validity.badInput) {
+      return false; // some of its parts are still empty
+    }
+    if (!field.value) {
+      return true; // emptied: the current rules
+    }
+    var earliest = parseInt(field.getAttribute("data-earliest-year") || "1000", 10);
+    return parseInt(field.value.slice(0, field.value.indexOf("-", 1)), 10) >= earliest;
+  }
+
+  function applyDate(field) {
+    window.clearTimeout(dateTimer);
+    dateTimer = null;
+    // The value posted last (or the page's, the date in force): the same date is not posted twice.
+    var sent = field.hasAttribute("data-sent") ? field.getAttribute("data-sent") : field.defaultValue;
+    if (field.value !== sent && field.form) {
+      field.form.requestSubmit();
+    }
+  }
+
+  document.addEventListener("change", function (event) {
+    var field = dateField(event.target);
+    if (!field) {
+      return;
+    }
+    window.clearTimeout(dateTimer);
+    dateTimer = null;
+    // Typed or picked alike (Chromium does not always say the field has the focus while its parts are
+    // typed): the date applies after a pause, unless the next digit changes it first.
+    if (dateComplete(field)) {
+      dateTimer = window.setTimeout(function () {
+        applyDate(field);
+      }, DATE_PAUSE_MS);
+    }
+  });
+
+  document.addEventListener("focusout", function (event) {
+    var field = dateField(event.target);
+    if (!field || !field.isConnected) {
+      return;
+    }
+    if (field.validity && field.validity.badInput) {
+      window.clearTimeout(dateTimer);
+      dateTimer = null;
+      field.value = field.hasAttribute("data-sent") ? field.getAttribute("data-sent") : field.defaultValue;
+      return;
+    }
+    applyDate(field); // left: a date too early is posted too, and refused with the reason
+  });
+
+  document.addEventListener("submit", function (event) {
+    // Enter in the field submits its form as well: the date is then sent, whatever started it.
+    var field = event.target.querySelector ? event.target.querySelector("input[data-rules-date]") : null;
+    if (field) {
+      window.clearTimeout(dateTimer);
+      dateTimer = null;
+      field.setAttribute("data-sent", field.value);
+    }
+  });
+
+  // ---------------------------------------------------------------- shown again
+
+  // A page the back/forward cache brings back is the deck as it was when it was left: load it again,
+  // so the editor shows the deck as it now is (the page itself is never cached: decks/editor/freshness.py).
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted && editorRoot()) {
+      window.location.reload();
+    }
+  });
+
   // ---------------------------------------------------------------- after a swap
 
   // htmx puts the focus back on an element redrawn under the same id (each card and button has
   // one). A card whose last copy left the list has none: its neighbour gets the focus instead.
   // (Other swaps, such as the draw odds', may come in between: only a focused card sets this.)
   var neighbour = null;
+
+  // htmx keeps the target it found when the request was sent, and silently drops an answer whose target
+  // another answer has replaced meanwhile (a search's #card-results redrawn by a rules change's answer):
+  // the answer goes to the element now under that id. (Before the swap's own event, which htmx sends to
+  // the target: a detached one's never reaches the body.)
+  document.body.addEventListener("htmx:beforeOnLoad", function (event) {
+    var target = event.detail.target;
+    if (target && !target.isConnected && target.id && document.getElementById(target.id)) {
+      event.detail.target = document.getElementById(target.id);
+    }
+  });
 
   document.body.addEventListener("htmx:beforeSwap", function () {
     var active = document.activeElement;
@@ -202,12 +357,13 @@
       document.getElementById(neighbour).focus();
     }
     neighbour = null;
-    if (addTopWhenLoaded && event.target.id === "card-results") {
+    // Only results for what is typed: another answer may redraw the results in between (a rules change's,
+    // drawn for the search as it was when that change was sent), and its top card is not the one asked for.
+    var search = document.getElementById("card-q");
+    var current = !search || event.target.getAttribute("data-q") === search.value;
+    if (addTopWhenLoaded && event.target.id === "card-results" && current) {
       addTopWhenLoaded = false;
-      var button = topAddButton();
-      if (button) {
-        button.click();
-      }
+      addTopResult();
     }
   });
 })();

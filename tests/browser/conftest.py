@@ -16,7 +16,18 @@ REPO = Path(__file__).resolve().parents[2]
 SCREENSHOTS = REPO / "test-results" / "browser"
 LAPTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 375, "height": 812}
-TIMEOUT_MS = 10_000
+# Generous: under CI both cores run a browser, a live server and another test process at once.
+TIMEOUT_MS = 20_000
+
+
+def loaded_and_at_rest(page: Any) -> None:
+    """The page loaded (its images and styles too) and every htmx request it made on load answered and swapped in.
+
+    htmx issues a load-triggered request (the deck pages' odds panel) before the load event, and marks its
+    element .htmx-request until the answer is swapped: this waits for exactly what the page fetches, where
+    networkidle waited a fixed 500 ms of silence more on every page.
+    """
+    page.wait_for_function("() => document.readyState === 'complete' && !document.querySelector('.htmx-request')")
 
 
 def laptop_page(chromium: Any, live_server: Any) -> Any:
@@ -74,10 +85,11 @@ def chromium() -> Iterator[Any]:
 
 
 @pytest.fixture
-def practice_catalog(transactional_db: None) -> None:
-    """The rules and the practice set, committed so the live server's thread sees them."""
-    from cards.rules_loading import rules_load
+def practice_catalog(transactional_db: None, rules: None) -> None:
+    """The rules and the practice set, committed so the live server's thread sees them.
+
+    The rules are there already, committed (loaded with the test database, and again after each flush:
+    tests/conftest.py); loading them a second time per test cost about half a second."""
     from cards.services import card_files_import
 
-    rules_load()
     card_files_import(paths=[str(p) for p in sorted((REPO / "data" / "practice").glob("*.json"))])

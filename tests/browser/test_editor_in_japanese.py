@@ -18,13 +18,15 @@ from typing import Any
 
 import pytest
 
+from tests.browser.conftest import TIMEOUT_MS
+
 pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[2]
 SCREENSHOTS = REPO / "test-results" / "browser" / "ja"
 LAPTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 375, "height": 812}
-TIMEOUT_MS = 10_000
+
 WARLOCK = "2025PS01-001"  # Trial Warlock of the Cinder Keep, a Volnar unit of the practice set
 
 

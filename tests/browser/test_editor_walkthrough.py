@@ -369,6 +369,9 @@ def test_a_phone_player_clicking_fast_sees_every_add_in_the_deck_line_and_the_ta
         page.goto("/decks/new/")
         search = page.get_by_label("Search cards", exact=True)
         search.fill(f'name:"{DECK[warlock][0]}"')
+        # The warlock is on the first page already: wait for the search's own answer (its one row), or it
+        # replaces the results under the clicks below and one lands on a button that is being swapped out.
+        expect(page.locator("#card-results [data-row]")).to_have_count(1)
         add = page.locator(f'#card-results [data-row][data-number="{warlock}"] button[data-add]')
         expect(add).to_have_count(1)
         for _ in range(5):

@@ -43,7 +43,7 @@ def _search(page: Any, query: str, first: str) -> None:
     """Type a search; once its results are in, the first one names `first`."""
     from playwright.sync_api import expect
 
-    with page.expect_response(lambda response: "/game/cards/" in response.url):
+    with page.expect_response(lambda response: "/cards/" in response.url):
         page.get_by_label("Search cards", exact=True).fill(query)
     page.wait_for_function("() => !document.querySelector('.htmx-request')")
     expect(page.locator("#card-results .result").first).to_contain_text(first)
@@ -67,18 +67,18 @@ def _save(page: Any, name: str) -> None:
     page.get_by_label("Deck name").fill(name)
     page.get_by_test_id("save-deck").click()
     expect(page.get_by_test_id("deck-name")).to_contain_text(name)
-    expect(page.get_by_test_id("editor-verdict")).to_have_text("Legal")
+    expect(page.get_by_test_id("verdict")).to_have_text("Legal")
 
 
 def test_build_and_save_a_legal_deck_of_each_new_game(page: Any) -> None:
     from playwright.sync_api import expect
 
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    verdict = page.get_by_test_id("editor-verdict")
+    verdict = page.get_by_test_id("verdict")
 
     page.goto("/decks/new/")
     page.get_by_test_id("game-picker").get_by_role("link", name="Ruler's Gambit").click()
-    expect(page.locator("#game-editor")).to_have_attribute("data-game", "rulers-gambit")
+    expect(page.locator("#editor")).to_have_attribute("data-game", "rulers-gambit")
     _search(page, "t:kingdom-ruler Emberhold", "Practice Kingdom of Emberhold")
     page.locator("#card-results .result").first.locator("button[data-add]").click()
     expect(page.get_by_test_id("count-kingdom")).to_have_text("1")
@@ -92,7 +92,7 @@ def test_build_and_save_a_legal_deck_of_each_new_game(page: Any) -> None:
 
     page.goto("/decks/new/")
     page.get_by_test_id("game-picker").get_by_role("link", name="GateRunners").click()
-    expect(page.locator("#game-editor")).to_have_attribute("data-game", "gaterunners")
+    expect(page.locator("#editor")).to_have_attribute("data-game", "gaterunners")
     _search(page, "t:hero", "practice hero")
     _add_until(page, "hero", 1)
     _search(page, "t:gate", "Gate")

@@ -31,7 +31,7 @@ def test_a_phone_shows_the_game_editor_one_pane_at_a_time_and_the_tab_counts_the
         )
         tab_count = page.get_by_test_id("tab-count")
         requests: list[str] = []
-        page.on("request", lambda request: requests.append(request.url) if "/game/change/" in request.url else None)
+        page.on("request", lambda request: requests.append(request.url) if "/change/" in request.url else None)
 
         page.goto("/decks/new/?game=rulers-gambit")
         # An empty deck opens on the cards, and only them; the Deck tab counts the main deck against its 39.
@@ -56,14 +56,14 @@ def test_a_phone_shows_the_game_editor_one_pane_at_a_time_and_the_tab_counts_the
         search = page.get_by_label("Search cards", exact=True)
         expect(search).to_be_focused()
         expect(browser_pane).to_be_visible()
-        with page.expect_response(lambda response: "/game/cards/" in response.url):
+        with page.expect_response(lambda response: "/cards/" in response.url):
             search.fill("t:kingdom-ruler Emberhold")
         expect(page.locator("#card-results .result").first).to_contain_text("Practice Kingdom of Emberhold")
         page.locator("#card-results .result").first.locator("button[data-add]").click()
         expect(page.get_by_test_id("count-kingdom")).to_have_text("1")
         expect(tab_count).to_have_text("0/39")
 
-        with page.expect_response(lambda response: "/game/cards/" in response.url):
+        with page.expect_response(lambda response: "/cards/" in response.url):
             search.fill("c:red")
         page.wait_for_function("() => !document.querySelector('.htmx-request')")
         # A card the Kingdom does not allow: its hint is the same after each change, so no answer swaps it
@@ -93,7 +93,7 @@ def test_a_phone_shows_the_game_editor_one_pane_at_a_time_and_the_tab_counts_the
         expect(deck_pane).to_be_visible()
         expect(browser_pane).to_be_hidden()
         expect(rules_pane).to_be_hidden()
-        line = page.locator(f'#game-deck [data-row][data-section="main"][data-number="{number}"]')
+        line = page.locator(f'#deck-list [data-row][data-section="main"][data-number="{number}"]')
         expect(line.locator(".line-count")).to_have_text("2×")
         line.locator("button[data-key='-']").click()
         expect(tab_count).to_have_text("2/39")

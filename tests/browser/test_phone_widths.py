@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import PHONE, SCREENSHOTS, TIMEOUT_MS
+from tests.browser.conftest import PHONE, SCREENSHOTS, TIMEOUT_MS, loaded_and_at_rest
 from tests.browser.test_editor_walkthrough import DECK
 
 pytestmark = pytest.mark.slow
@@ -63,8 +63,7 @@ def test_the_pages_fit_a_phone_screen(chromium: Any, live_server: Any, public_de
         ("card-page", "/cards/2025PS01-001/"),
     ]:
         page.goto(url)
-        page.wait_for_load_state("networkidle")
-        page.wait_for_function("() => !document.querySelector('.htmx-request')")
+        loaded_and_at_rest(page)
         page.screenshot(path=folder / f"{name}.png", full_page=True)
         widths[name] = page.evaluate("() => document.documentElement.scrollWidth")
     page.goto(f"/d/{public_deck.public_id}/")
@@ -122,6 +121,7 @@ def test_the_editors_header_and_tab_bar_take_at_most_a_quarter_of_a_phone_screen
     quarter of the screen, for a new draft (signed out) and a saved deck (signed in), so the pane shows."""
     from django.conf import settings
     from django.test import Client
+    from playwright.sync_api import expect
 
     client = Client()
     client.force_login(public_deck.owner)
@@ -139,8 +139,8 @@ def test_the_editors_header_and_tab_bar_take_at_most_a_quarter_of_a_phone_screen
             context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}])
         page = context.new_page()
         page.goto(url)
-        page.wait_for_load_state("networkidle")
-        assert page.locator("#editor-tabs").is_visible(), name
+        loaded_and_at_rest(page)
+        expect(page.locator("#editor-tabs")).to_be_visible()
         page.screenshot(path=folder / f"{name}-first-screen.png")
         bottoms[name] = page.evaluate("() => document.querySelector('#editor-tabs').getBoundingClientRect().bottom")
         context.close()

@@ -13,12 +13,13 @@ from django.utils import translation
 
 from cards import rules_selectors
 from cards.catalog import _listener, catalog_memory, catalog_token, catalog_version_bump
+from cards.games import default_game
 from cards.importers.parsing import parse_card_file
 from cards.models import Card, CatalogVersion, Erratum, Printing, RulerRevision
 from cards.rules_loading import rules_load
 from cards.rules_selectors import rules_choice_get
 from cards.services import _catalog_analyze, card_catalog_import
-from decks.drafts import card_facts_by_number
+from decks.card_facts import card_facts_by_number
 from tests.cards.factories import CardFactory, PrintingFactory
 
 pytestmark = pytest.mark.django_db
@@ -105,28 +106,28 @@ def test_load_rules_is_seen_by_the_next_request(client, imported):
 
 
 def test_an_admin_edit_of_a_card_is_seen_by_the_next_call(imported):
-    assert card_facts_by_number(["C01-001"])["C01-001"].level == 1
+    assert card_facts_by_number(default_game(), ["C01-001"])["C01-001"].level == 1
 
     knight = Card.objects.get(name="Cached Knight 1")
     knight.level = 5
     knight.save()
 
-    assert card_facts_by_number(["C01-001"])["C01-001"].level == 5
+    assert card_facts_by_number(default_game(), ["C01-001"])["C01-001"].level == 5
 
 
 def test_a_write_by_another_process_is_seen_once_it_changes_the_token(imported):
     """Another process's write reaches this one only through the database: the token is what tells."""
-    assert card_facts_by_number(["C01-001"])["C01-001"].level == 1
+    assert card_facts_by_number(default_game(), ["C01-001"])["C01-001"].level == 1
     with connection.cursor() as cursor:  # no model signals here, as in another process
         cursor.execute("UPDATE cards_card SET level = 7 WHERE name = %s", ["Cached Knight 1"])
 
     # The memory is what answers while the token is unchanged...
-    assert card_facts_by_number(["C01-001"])["C01-001"].level == 1
+    assert card_facts_by_number(default_game(), ["C01-001"])["C01-001"].level == 1
 
     CatalogVersion.objects.filter(pk=1).update(token="written-by-another-process")
 
     # ... and a new token makes the next call read the catalog again.
-    assert card_facts_by_number(["C01-001"])["C01-001"].level == 7
+    assert card_facts_by_number(default_game(), ["C01-001"])["C01-001"].level == 7
 
 
 def test_a_rolled_back_write_leaves_nothing_behind(imported):
@@ -138,7 +139,7 @@ def test_a_rolled_back_write_leaves_nothing_behind(imported):
             knight = Card.objects.get(name="Cached Knight 1")
             knight.level = 9
             knight.save()
-            seen_inside.append(card_facts_by_number(["C01-001"])["C01-001"].level)
+            seen_inside.append(card_facts_by_number(default_game(), ["C01-001"])["C01-001"].level)
             raise RuntimeError("roll back")
 
     with pytest.raises(RuntimeError):
@@ -146,7 +147,7 @@ def test_a_rolled_back_write_leaves_nothing_behind(imported):
 
     assert seen_inside == [9]
     assert catalog_token() == token
-    assert card_facts_by_number(["C01-001"])["C01-001"].level == 1
+    assert card_facts_by_number(default_game(), ["C01-001"])["C01-001"].level == 1
 
 
 def test_factory_writes_change_the_token(db):
@@ -154,7 +155,7 @@ def test_factory_writes_change_the_token(db):
     PrintingFactory(card=CardFactory(name="Fresh"), collector_number="F-001")
 
     assert catalog_token() != before
-    assert card_facts_by_number(["F-001"])["F-001"].name == "Fresh"
+    assert card_facts_by_number(default_game(), ["F-001"])["F-001"].name == "Fresh"
 
 
 def test_a_request_with_everything_remembered_reads_only_the_token(client, imported, django_assert_num_queries):
@@ -179,7 +180,7 @@ def test_a_flushed_version_row_is_put_back(imported):
     token = catalog_token()
 
     assert CatalogVersion.objects.get(pk=1).token == token
-    assert card_facts_by_number(["C01-001"])["C01-001"].name == "Cached Knight 1"
+    assert card_facts_by_number(default_game(), ["C01-001"])["C01-001"].name == "Cached Knight 1"
 
 
 def test_an_import_that_changes_nothing_writes_nothing(imported):
@@ -222,7 +223,7 @@ def _other_process_connection() -> Any:
 @pytest.mark.django_db(transaction=True)
 def test_a_commit_by_another_process_is_heard_without_a_query(django_assert_num_queries, monkeypatch):
     PrintingFactory(card=CardFactory(name="Heard", level=1), collector_number="H-001")
-    assert card_facts_by_number(["H-001"])["H-001"].level == 1  # this connection LISTENs from now on
+    assert card_facts_by_number(default_game(), ["H-001"])["H-001"].level == 1  # this connection LISTENs from now on
     with django_assert_num_queries(0):
         token = catalog_token()  # nothing heard since: no query
     listener = _listener()
@@ -251,7 +252,7 @@ def test_a_commit_by_another_process_is_heard_without_a_query(django_assert_num_
     # PostgreSQL delivers notifications in commit order: had the rolled-back one been sent, it
     # would have been heard before this one. Only the committed one was heard.
     assert payloads == ["committed"]
-    assert card_facts_by_number(["H-001"])["H-001"].level == 4
+    assert card_facts_by_number(default_game(), ["H-001"])["H-001"].level == 4
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="LISTEN/NOTIFY is PostgreSQL's; SQLite reads the token")

@@ -101,7 +101,7 @@ def test_it_records_a_rejected_import_as_a_failed_job(bad_csv):
 
 def test_it_runs_the_job_itself_and_enqueues_nothing(monkeypatch):
     sent = []
-    monkeypatch.setattr("cards.tasks.import_job_run.delay_on_commit", sent.append)
+    monkeypatch.setattr("cards.import_jobs.task_send_on_commit", lambda task, **kwargs: sent.append(kwargs))
     monkeypatch.setattr("cards.tasks.import_job_run.delay", sent.append)
 
     import_cards(*SAMPLES)

@@ -5,15 +5,22 @@ Schemathesis has (its default when no `checks` are named): no server error, ever
 content type and body as the schema documents them, invalid data refused, valid data accepted,
 unsupported methods answered 405 ... Deck operations are pointed at real decks half of the time
 (with the deck's current version for updates), so the success paths are checked too, not only 404s.
+
+And statefully (issue 24): Schemathesis' state machine follows the links it infers between the
+operations (a deck created by POST /api/v1/decks/ is read, replaced, patched and deleted by its
+`public_id`; a ruler listed is read by its slug and put in deck bodies), with the same checks.
 """
 
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from typing import Any
 
 import pytest
 import schemathesis
+from django.core.cache import cache
+from django.db import transaction
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 from schemathesis.config import SchemathesisConfig
@@ -25,10 +32,10 @@ from tests.cards.factories import AttributeFactory, CardFactory, FactionFactory,
 pytestmark = pytest.mark.slow
 
 
-# Small enough for CI on 2 cores (about a minute for both tests), large enough to reach every
-# operation with bodies, query strings and path parameters of many shapes.
+# 100 examples per operation (issue 24). The four tests of this file take about 2.5 minutes of CPU
+# on 2 cores (5 minutes of wall time on a machine shared with other runs, 2026-11-28).
 EXAMPLES = hypothesis_settings(
-    max_examples=25,
+    max_examples=100,
     deadline=None,
     derandomize=True,
     suppress_health_check=list(HealthCheck),
@@ -90,6 +97,28 @@ def _load_schema() -> Any:
 schema = _load_schema()
 
 
+def _seed(case: Any) -> int | None:
+    """A number from the case, to steer a share of the cases; None for a case made invalid on purpose."""
+    if case.meta is not None and not case.meta.generation.mode.is_positive:
+        return None  # a case made invalid on purpose (negative_data_rejection) stays invalid
+    return sum(map(ord, repr(case.body) + repr(case.query) + repr(case.path_parameters)))
+
+
+def _aim_body(case: Any, data: dict[str, Any], seed: int) -> None:
+    """A third of the deck bodies name a real ruler and real cards (random ones name none)."""
+    body = case.body if isinstance(case.body, dict) else None
+    if body is not None and "ruler" in body and seed % 3 == 0:
+        _real_deck_body(body, data)
+
+
+def _real_deck_body(body: dict[str, Any], data: dict[str, Any]) -> None:
+    """The body names the Apprentice and a legal deck of the catalog's cards (its name and the rest stay)."""
+    lines = [{"number": number, "count": count} for number, count in data["main"].items()]
+    body.update(ruler="apprentice", geas=None, attribute=None, main=lines, resources=[])
+    body.pop("rules_date", None)
+    body.pop("as_of", None)
+
+
 def _aim(case: Any, data: dict[str, Any]) -> None:
     """Steer some generated cases onto the success paths random data would never reach.
 
@@ -97,15 +126,11 @@ def _aim(case: Any, data: dict[str, Any]) -> None:
     go to a real deck (a fresh one for DELETE); a quarter of those updates carry the deck's
     current version (the others, a random and so mostly stale one: 409).
     """
-    if case.meta is not None and not case.meta.generation.mode.is_positive:
-        return  # a case made invalid on purpose (negative_data_rejection) stays invalid
-    seed = sum(map(ord, repr(case.body) + repr(case.query) + repr(case.path_parameters)))
+    seed = _seed(case)
+    if seed is None:
+        return
+    _aim_body(case, data, seed)
     body = case.body if isinstance(case.body, dict) else None
-    if body is not None and "ruler" in body and seed % 3 == 0:
-        lines = [{"number": number, "count": count} for number, count in data["main"].items()]
-        body.update(ruler="apprentice", geas=None, attribute=None, main=lines, resources=[])
-        body.pop("rules_date", None)
-        body.pop("as_of", None)
     if "public_id" not in (case.path_parameters or {}) or seed % 2:
         return
     if case.method.upper() == "DELETE":
@@ -131,3 +156,96 @@ def test_the_api_as_an_anonymous_client(case, api_data):
 def test_the_api_with_a_token(case, api_data):
     _aim(case, api_data)
     case.call_and_validate(headers={"Authorization": f"Token {api_data['token']}"})
+
+
+def _run_the_state_machine(data: dict[str, Any], headers: dict[str, str]) -> Counter[str]:
+    """Scenarios of linked calls; the deck bodies steered as in _aim, the deck ids left to the links.
+
+    Gives the operations answered 2xx, so a test can see the links were followed to real resources.
+    """
+    served: Counter[str] = Counter()
+
+    # A schema of its own: Schemathesis keeps what earlier runs of a schema saw (the values it draws
+    # from), so a state machine on the module's schema drew differently after other tests had run in
+    # the process, and Hypothesis, replaying a scenario, called it flaky (FlakyStrategyDefinition).
+    class Workflow(_load_schema().as_state_machine()):  # type: ignore[misc]
+        # Each scenario starts from the same database (a savepoint rolled back after it): Hypothesis
+        # replays scenarios, and one that found other decks would take other steps.
+        def setup(self) -> None:
+            self.savepoint = transaction.savepoint()
+            # What a rollback does not bring back: the cache, and the decks' random public ids (a link
+            # carries them into later calls). Hypothesis replays a scenario's first steps and must meet
+            # the same answers, or it calls the run flaky (FlakyStrategyDefinition).
+            cache.clear()
+            ids = (f"deck{n:07d}" for n in itertools.count(1))
+            public_id.default = lambda: next(ids)
+            public_id.__dict__.pop("_get_default", None)  # Field caches the callable it calls
+
+        def teardown(self) -> None:
+            transaction.savepoint_rollback(self.savepoint)
+
+        def before_call(self, case: Any) -> None:
+            seed = _seed(case)
+            if seed is None:
+                return
+            body = case.body if isinstance(case.body, dict) else None
+            if body is not None and case.method.upper() == "POST" and case.path == "/api/v1/decks/":
+                _real_deck_body(body, data)  # every new deck a real one: the scenario goes on from it
+            else:
+                _aim_body(case, data, seed)
+            public_id = (case.path_parameters or {}).get("public_id")
+            deck = Deck.objects.filter(public_id=public_id).first() if public_id else None
+            if deck is not None and body is not None and "version" in body and seed % 4:
+                # Three updates in four of a deck the links found are ones it takes: its current version, and
+                # a real deck (PUT) or only the fields that name nothing in the catalog (PATCH).
+                if case.method.upper() == "PUT":
+                    _real_deck_body(body, data)
+                else:
+                    for key in set(body) - {"name", "description", "visibility"}:
+                        del body[key]
+                body["version"] = deck.version
+
+        def get_call_kwargs(self, case: Any) -> dict[str, Any]:
+            return {"headers": headers}
+
+        def after_call(self, response: Any, case: Any) -> None:
+            super().after_call(response, case)
+            if 200 <= response.status_code < 300:
+                served[f"{case.method.upper()} {case.path}"] += 1
+
+    public_id = Deck._meta.get_field("public_id")
+    random_ids = public_id.default
+    try:
+        Workflow.run(settings=STATEFUL)
+    finally:
+        public_id.default = random_ids
+        public_id.__dict__.pop("_get_default", None)
+    return served
+
+
+# Scenarios of up to 6 linked calls; 100 of them, as many as the examples of each operation above.
+STATEFUL = hypothesis_settings(
+    max_examples=100,
+    stateful_step_count=6,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=list(HealthCheck),
+)
+
+
+def test_the_api_statefully_as_an_anonymous_client(api_data):
+    served = _run_the_state_machine(api_data, {})
+
+    assert served["GET /api/v1/rulers/{slug}/"] > 0  # a slug from the list, followed
+    assert served["POST /api/v1/decks/"] == 0  # saving a deck needs a player
+
+
+def test_the_api_statefully_with_a_token(api_data):
+    served = _run_the_state_machine(api_data, {"Authorization": f"Token {api_data['token']}"})
+
+    # A deck created by POST, then read by the public_id its answer gave ...
+    assert served["POST /api/v1/decks/"] > 0
+    assert served["GET /api/v1/decks/{public_id}/"] > 0
+    # ... and changed or deleted through that id (which of them, the search's path decides).
+    changed = ("PATCH", "PUT", "DELETE")
+    assert sum(served[f"{method} /api/v1/decks/{{public_id}}/"] for method in changed) > 0

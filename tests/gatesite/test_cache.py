@@ -46,3 +46,47 @@ def test_it_reads_and_writes_redis():
     assert cache.incr("count") == 2
     cache.delete_many(["answer", "count"])
     assert cache.get_many(["answer", "count"]) == {}
+
+
+def test_a_write_skipped_while_redis_was_unreachable_is_not_read_back_when_it_returns(own_redis, monkeypatch):
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    from gatesite import cache as cache_module
+
+    monkeypatch.setattr(cache_module, "RETRY_AFTER", 0.0)
+    cache = RedisCache(own_redis.url, {"KEY_PREFIX": "gatesite-test-cache"})
+    other_thread = RedisCache(own_redis.url, {"KEY_PREFIX": "gatesite-test-cache"})  # Django's cache of another thread
+    cache.set("session", "signed in", timeout=60)
+
+    def unreachable(*args, **kwargs):
+        raise RedisConnectionError("Connection refused")
+
+    with monkeypatch.context() as outage:  # Redis keeps its data but this process cannot reach it
+        outage.setattr(cache_module.RedisCacheClient, "set", unreachable)
+        outage.setattr(cache_module.RedisCacheClient, "delete", unreachable)
+        cache.set("session", "signed out")  # skipped, no error
+        cache.delete("draft")
+
+    # Back: the value from before the skipped write is gone, not served as if current, in any thread.
+    assert other_thread.get("session") is None
+    cache.set("session", "signed in again", timeout=60)
+    assert cache.get("session") == "signed in again"
+
+
+def test_a_killed_redis_is_used_again_once_it_is_back(own_redis, monkeypatch):
+    from gatesite import cache as cache_module
+
+    monkeypatch.setattr(cache_module, "RETRY_AFTER", 0.0)
+    cache = RedisCache(own_redis.url, {"KEY_PREFIX": "gatesite-test-cache", "OPTIONS": {"socket_timeout": 0.5}})
+    cache.set("a", 1, timeout=60)
+
+    own_redis.kill()
+    assert cache.get("a") is None
+    cache.set("a", 2)  # skipped
+    assert cache.ping() is False
+
+    own_redis.start()
+    assert cache.ping() is True
+    assert cache.get("a") is None  # a restarted Redis without persistence starts empty
+    cache.set("a", 3, timeout=60)
+    assert cache.get("a") == 3

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 import yaml
 from django.core.management import call_command
@@ -91,3 +93,54 @@ def test_a_deck_line_gives_exactly_one_of_number_or_name(schema):
 @pytest.mark.django_db
 def test_an_empty_rules_date_means_today(client):
     assert client.get("/api/v1/rulers/", {"as_of": ""}).json() == client.get("/api/v1/rulers/").json()
+
+
+@pytest.mark.django_db
+def test_the_game_and_type_of_a_card_are_choices_the_schema_lists(paths, client):
+    # ?game= (empty) answered 400 while the schema allowed any string (Schemathesis ST202).
+    operation = paths["/api/v1/cards/"]["get"]
+    assert set(_parameter(operation, "game")["schema"]["enum"]) == {"gate-ruler", "rulers-gambit", "gaterunners"}
+    assert {"unit", "spell", "hero"} <= set(_parameter(operation, "type")["schema"]["enum"])
+    assert client.get("/api/v1/cards/", {"game": ""}).status_code == 400
+    assert client.get("/api/v1/cards/", {"game": "gaterunners"}).status_code == 200
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("path", "name", "where"),
+    [
+        ("/api/v1/cards/", "faction", "query"),
+        ("/api/v1/cards/", "q", "query"),
+        ("/api/v1/decks/", "card", "query"),
+        ("/api/v1/statistics/", "ruler", "query"),
+        ("/api/v1/cards/{number}/", "number", "path"),
+    ],
+)
+def test_a_plain_string_parameter_says_it_has_no_control_character(paths, client, path, name, where):
+    # ?faction=%24%00 answered a 400 for a value the schema allowed (Schemathesis ST202).
+    pattern = _parameter(paths[path]["get"], name)["schema"]["pattern"]
+    assert re.fullmatch(pattern, "Volnar ドラゴン $1")
+    assert not re.fullmatch(pattern, "$\x00")
+    assert not re.fullmatch(pattern, "a\x1fb")
+    assert (where == "path") == (pattern.endswith("+$"))  # a path segment is never empty
+    if where == "query":
+        assert client.get(path, {name: "$\x00"}).status_code == 400
+
+
+@pytest.mark.django_db
+def test_a_body_that_must_name_something_is_required(paths, client):
+    # An empty validate body answered 400 while the schema said the body could be left out (ST202).
+    assert paths["/api/v1/decks/validate/"]["post"]["requestBody"]["required"] is True
+    assert paths["/api/v1/decks/"]["post"]["requestBody"]["required"] is True
+    assert client.post("/api/v1/decks/validate/", "", content_type="application/json").status_code == 400
+
+
+@pytest.mark.django_db
+def test_the_token_body_says_a_blank_username_or_password_is_refused(schema, client):
+    # An empty username answered 400 while the schema allowed it (Schemathesis ST202).
+    properties = schema["components"]["schemas"]["AuthToken"]["properties"]
+    assert not re.search(properties["username"]["pattern"], "  ")
+    assert re.search(properties["username"]["pattern"], "alice")
+    assert properties["password"]["minLength"] == 1
+    response = client.post("/api/v1/auth/token/", {"username": " ", "password": ""}, content_type="application/json")
+    assert response.status_code == 400

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def enqueued(monkeypatch):
     sent: list[int] = []
-    monkeypatch.setattr("cards.tasks.import_job_run.delay", sent.append)
+    monkeypatch.setattr("gatesite.outbox.services.task_send", lambda task, *, job_id: sent.append(job_id))
     return sent
 
 

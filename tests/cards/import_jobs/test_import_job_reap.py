@@ -21,7 +21,7 @@ LONG_AGO = datetime.timedelta(minutes=1) + ImportJob.LEASE
 @pytest.fixture
 def enqueued(monkeypatch):
     sent: list[int] = []
-    monkeypatch.setattr("cards.tasks.import_job_run.delay_on_commit", sent.append)
+    monkeypatch.setattr("cards.import_jobs.task_send_on_commit", lambda task, *, job_id: sent.append(job_id))
     return sent
 
 

@@ -138,7 +138,7 @@ def test_attributes_read_in_the_players_language_first(language, shown):
 def test_a_game_cards_facts_draw_the_same_face_as_the_card_with_no_query(django_assert_num_queries):
     """A deck line's peek has the engine's facts, not the card: the face of its game from them, no query."""
     from cards.games import game_get
-    from decks.drafts import game_card_facts
+    from decks.drafts import card_facts_by_number
 
     card = GameCardFactory(
         name="Ember Knight",
@@ -146,7 +146,7 @@ def test_a_game_cards_facts_draw_the_same_face_as_the_card_with_no_query(django_
     )
     PrintingFactory(card=card, collector_number="RGT-901")
     game = game_get("rulers-gambit")
-    facts = game_card_facts(game)["RGT-901"]
+    facts = card_facts_by_number(game, ["RGT-901"])["RGT-901"]
 
     with django_assert_num_queries(0):
         html = render_to_string("cards/_card_face.html", {"card": None, "facts": facts, "facts_game": game})

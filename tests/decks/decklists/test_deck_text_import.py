@@ -7,8 +7,10 @@ import datetime
 import pytest
 from django.utils import timezone
 
+from cards.games import default_game
 from cards.models import Geas, Printing, Ruler, RulerRevision
 from cards.rules_selectors import rules_choice_get
+from decks.card_facts import card_facts_by_number
 from decks.decklists.selectors import (
     deck_draft_from_link,
     deck_draft_link,
@@ -16,7 +18,6 @@ from decks.decklists.selectors import (
     deck_draft_validate_body,
     deck_text_import,
 )
-from decks.drafts import card_facts_by_number
 from decks.models import DeckDraft
 from decks.rules.builder import build_legal_deck
 from gatesite.errors import ApplicationError
@@ -28,7 +29,7 @@ pytestmark = pytest.mark.django_db
 
 def _sample_drafts() -> list[DeckDraft]:
     """A legal deck (decks.rules.builder) for every ruler, and every geas on its ruler, from the catalog."""
-    facts = card_facts_by_number(Printing.objects.values_list("collector_number", flat=True))
+    facts = card_facts_by_number(default_game(), Printing.objects.values_list("collector_number", flat=True))
     cards = list({f.name: f for f in facts.values()}.values())
     today = timezone.localdate()
     choices = [(ruler.slug, None) for ruler in Ruler.objects.all()]
@@ -85,7 +86,7 @@ def test_every_rulers_sample_deck_round_trips_through_text(practice_set):
 
 
 def _by_name(counts):
-    facts = card_facts_by_number(counts)
+    facts = card_facts_by_number(default_game(), counts)
     out = {}
     for number, count in counts.items():
         out[facts[number].name] = out.get(facts[number].name, 0) + count

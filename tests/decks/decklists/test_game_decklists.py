@@ -3,6 +3,7 @@ links and the registration sheet."""
 
 from __future__ import annotations
 
+import datetime
 import json
 
 import pytest
@@ -42,8 +43,8 @@ def test_the_text_reads_back_as_the_same_deck(game_catalog, draft):
     assert result.draft.game == original.game
     assert dict(result.draft.main) == dict(original.main)
     assert {k: dict(v) for k, v in result.draft.others.items()} == {k: dict(v) for k, v in original.others.items()}
-    assert result.game_view is not None
-    assert result.game_view.report.legal
+    assert result.state is not None
+    assert result.state.report.legal
 
 
 def test_a_gaterunners_list_typed_by_hand(game_catalog):
@@ -53,7 +54,7 @@ def test_a_gaterunners_list_typed_by_hand(game_catalog):
 
     assert result.draft.others == {"hero": {"GRT-001": 1}, "gates": {"GRT-011": 1, "GRT-012": 2}}
     assert result.draft.main == {"GRT-101": 40}
-    assert [v.rule for v in result.game_view.report.violations] == []
+    assert [v.rule for v in result.state.report.violations] == []
 
 
 def test_a_card_of_another_game_is_a_line_left_out(game_catalog, deck_catalog):
@@ -137,7 +138,16 @@ def test_a_share_link_round_trips(client, game_catalog, draft):
     assert client.session["deck_draft"]["game"] == original.game
     editor = client.get("/decks/new/").content.decode()
     assert f'data-game="{original.game}"' in editor
-    assert 'data-testid="editor-verdict">Legal<' in editor
+    assert 'data-testid="verdict">Legal<' in editor
+
+
+def test_a_game_decks_rules_date_and_attribute_stay_out_of_its_link_and_body(game_catalog):
+    # The API lets a saved deck of any game keep a rules date and attribute; its link and body name neither.
+    dated = gambit_draft(rules_date=datetime.date(2025, 1, 2), attribute="Dragon")
+
+    assert deck_draft_link(draft=dated) == deck_draft_link(draft=gambit_draft())
+    assert deck_draft_validate_body(draft=dated) == deck_draft_validate_body(draft=gambit_draft())
+    assert set(deck_draft_validate_body(draft=dated)) == {"game", "kingdom", "main"}
 
 
 def test_a_link_with_a_section_its_game_lacks_is_refused(game_catalog):

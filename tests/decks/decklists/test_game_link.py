@@ -36,6 +36,16 @@ def test_a_game_deck_round_trips_with_its_game_and_sections():
     assert decoded.game == "rulers-gambit"
 
 
+def test_a_link_naming_its_game_carries_no_rules_chosen():
+    # The site writes a game's link with the rules' places empty; what a hand-made one puts there is not read.
+    code = _code(["apprentice", "oath", "Dragon", "2024-01-02", ["RG1-001", 2], [], "Blue", "rulers-gambit", {}])
+
+    decoded = decode_deck_link(code)
+
+    assert (decoded.ruler, decoded.geas, decoded.attribute, decoded.rules_date) == ("", None, "", None)
+    assert (decoded.game, decoded.main, decoded.name) == ("rulers-gambit", {"RG1-001": 2}, "Blue")
+
+
 def test_a_gate_ruler_code_is_the_one_it_always_was_and_decodes_with_no_game():
     old = _code(["apprentice", "", "", "", ["GR01-001", 4], [], "Ember"])
     deck = decode_deck_link(old)

@@ -7,12 +7,13 @@ import datetime
 
 import pytest
 
+from cards.games import default_game
 from cards.models import Printing
 from decks import drafts
+from decks.card_facts import card_facts_by_number
 from decks.drafts import (
     DeckListLine,
     _lines_resolve,
-    card_facts_by_number,
     deck_draft_judge,
     deck_judge,
     deck_snapshot_of,
@@ -78,8 +79,9 @@ def test_a_deck_to_be_saved_is_bounded_but_a_list_to_judge_is_not(deck_catalog):
 
 
 def test_the_snapshot_judges_main_and_resources_only(deck_catalog):
-    facts = card_facts_by_number(Printing.objects.values_list("collector_number", flat=True))
+    facts = card_facts_by_number(default_game(), Printing.objects.values_list("collector_number", flat=True))
     snapshot = deck_snapshot_of(
+        game=default_game(),
         sections={"main": {"TS-001": 2}, "resources": {"TS-300": 1}, "considering": {"TS-002": 4}},
         attribute="",
         facts=facts,
@@ -131,7 +133,7 @@ def test_a_list_of_printings_already_remembered_is_judged_as_any_typed_list(deck
     assert {e.printing: e.count for e in second.deck.resources} == resources
     assert second.draft.main == main
     assert second.draft.resources == resources
-    assert second.facts == card_facts_by_number([*main, *resources])
+    assert second.facts == card_facts_by_number(default_game(), [*main, *resources])
     assert with_a_name.deck.main != second.deck.main
     assert with_a_name.report.summary.size == second.report.summary.size + 1
 
@@ -165,6 +167,30 @@ def test_the_remembered_entries_are_emptied_when_full_and_still_right(monkeypatc
     sections = {"main": {number: 1 + i for i, number in enumerate(facts)}}
 
     for _ in range(2):
-        snapshot = deck_snapshot_of(sections=sections, attribute=None, facts=facts)
+        snapshot = deck_snapshot_of(game=default_game(), sections=sections, attribute=None, facts=facts)
         assert snapshot.main == tuple(DeckEntry(facts[n], c, n) for n, c in sorted(sections["main"].items()))
         assert len(drafts._ENTRIES) <= 3
+
+
+@pytest.mark.parametrize(
+    ("ruler", "main", "resources", "attribute"),
+    [
+        ("apprentice", legal_apprentice_main(), {}, ""),  # legal
+        ("apprentice", {**legal_apprentice_main(), "TS-100": 1}, {}, ""),  # 51 cards, two factions
+        ("knight", {"TS-001": 4, "TS-100": 9, "TS-200": 2}, {"TS-300": 2}, ""),
+        ("centurion", {"TS-001": 4, "TS-100": 1}, {"TS-001": 1}, "Dragon"),
+    ],
+)
+def test_a_game_judged_by_its_ruler_gets_the_rules_engines_report_through_judge(
+    deck_catalog, ruler, main, resources, attribute
+):
+    from cards.rules_selectors import rules_choice_get
+    from decks.rules.engine import validate_deck
+
+    draft = DeckDraft(ruler=ruler, main=main, resources=resources, attribute=attribute, rules_date=ON)
+    judgement = deck_draft_judge(draft=draft)
+
+    direct = validate_deck(judgement.deck, rules_choice_get(ruler_slug=ruler, geas_slug=None, on=ON).rules)
+    assert judgement.report == direct
+    assert judgement.report.summary == direct.summary
+    assert [v.message for v in judgement.report.violations] == [v.message for v in direct.violations]

@@ -7,7 +7,9 @@ their own (they reuse the change's judgement), and rows that did not change are 
 
 from __future__ import annotations
 
+import dataclasses
 import re
+from types import SimpleNamespace
 
 import pytest
 
@@ -105,7 +107,7 @@ def test_a_change_renders_only_the_rows_that_changed(client, saved, monkeypatch)
 def _what(values: dict) -> str:
     """What a remembered row was drawn for, in a word: a line's number, a hint's, a bar's label, a deck size."""
     if "curve" in values:  # the charts: the bars' counts
-        return " ".join(str(bar.count) for bar in values["curve"])
+        return " ".join(str(_fields(bar)["count"]) for bar in values["curve"])
     if "groups" in values:  # the odds' picker: its options' counts
         return " ".join(option.text for option in values["groups"])
     if "label" in values and "count" in values:  # a group's heading
@@ -115,13 +117,18 @@ def _what(values: dict) -> str:
     if "size" in values:
         return f"{values['size']} cards"
     value = next(iter(values.values()))
+    if isinstance(value, tuple) and value and isinstance(value[0], type):  # a dataclass's key: its type, its fields
+        value = SimpleNamespace(**_fields(value))
     if hasattr(value, "deck_size"):
         return f"{value.deck_size} cards"
     if isinstance(value, tuple) and value and hasattr(value[0], "turn"):  # the odds' rows
         return f"{len(value)} turns"
-    if isinstance(value, tuple) and value and isinstance(value[0], type):  # a meter's key
-        return value[1]
     return getattr(value, "number", None) or getattr(value, "key", None) or getattr(value, "label", None) or value[0]
+
+
+def _fields(key: tuple) -> dict:
+    """A dataclass's remembered key (its type, its fields' values) as its fields by name."""
+    return dict(zip((f.name for f in dataclasses.fields(key[0])), key[1], strict=True))
 
 
 def _digests(html: str) -> str:

@@ -11,10 +11,9 @@ import re
 
 import pytest
 
-from decks.editor import game_views, views
-from decks.editor.game_state import game_editor_state
+from decks.editor import views
 from decks.editor.state import deck_editor_state
-from decks.models import Deck, DeckDraft
+from decks.models import DeckDraft
 from decks.saved_drafts import OwnedDraft, deck_draft_of
 from decks.selectors import deck_get_for_owner
 from decks.services import deck_create_from_draft
@@ -115,7 +114,7 @@ def test_a_drafts_search_answers_as_the_whole_editor_state_did(client, deck_cata
     assert b"2 in deck" in cheap[0][0]
 
 
-# ---------------------------------------------------------------- the other games' editor: the same shape
+# ---------------------------------------------------------------- the games whose identity is a card: the same shape
 
 GAME_SEARCHES = ({"q": ""}, {"q": "imp"}, {"q": "t:hero"}, {"q": "", "offset": "30"}, {"q": "lv<=x"}, {"type": "unit"})
 
@@ -140,12 +139,13 @@ def test_a_saved_game_decks_search_answers_as_the_whole_editor_state_did(
 
     # The search as it was: the deck's model instance (its version in the form), its lines, the editor's state.
     monkeypatch.setattr(
-        game_views,
+        views,
         "deck_draft_for_owner",
-        lambda *, public_id, user: deck_get_for_owner(public_id=public_id, user=user),
+        lambda *, public_id, user: OwnedDraft(
+            public_id, 0, deck_draft_of(deck=deck_get_for_owner(public_id=public_id, user=user))
+        ),
     )
-    monkeypatch.setattr(game_views, "game_deck_judged", game_editor_state)
-    monkeypatch.setattr(Deck, "draft", property(lambda deck: deck_draft_of(deck=deck)), raising=False)
+    monkeypatch.setattr(views, "deck_judged", deck_editor_state)
 
     assert game_answers(client, path) == cheap
     # The results' buttons post the page's #change-form, which carries the deck's version: they carry none.
@@ -159,7 +159,7 @@ def test_a_game_drafts_search_answers_as_the_whole_editor_state_did(client, rule
     client.post("/decks/new/game/change/", {"op": "add kingdom RGT-001"}, headers=HX)
     cheap = game_answers(client, "/decks/new/game/cards/")
 
-    monkeypatch.setattr(game_views, "game_deck_judged", game_editor_state)
+    monkeypatch.setattr(views, "deck_judged", deck_editor_state)
 
     assert game_answers(client, "/decks/new/game/cards/") == cheap
     assert b'value="add kingdom RGT-001"' in cheap[0]

@@ -8,9 +8,9 @@ from fractions import Fraction
 import pytest
 from django.urls import reverse
 
-from decks.editor.session import SESSION_DRAFT
 from decks.models import DeckDraft, Visibility
 from decks.services import deck_create_from_draft
+from decks.session_drafts import SESSION_DRAFT
 from tests.cards.factories import CardFactory, PrintingFactory
 from tests.decks.factories import legal_apprentice_main
 

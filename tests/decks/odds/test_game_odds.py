@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from decks.odds.selectors import deck_draw_odds
@@ -40,3 +42,33 @@ def test_the_odds_page_of_a_saved_game_deck(client, game_catalog, user):
     assert 'data-testid="odds-table"' in html
     assert "A Ruler&#x27;s Gambit player sees 5 at setup, then 1 a turn" in html
     assert "going second" in html
+
+
+def test_the_default_group_of_a_deck_of_units_is_a_card_not_all_units(game_catalog):
+    # 39 red units (gambit_draft), 40 units (runners_draft): "Unit cards" would read 100 % every turn.
+    gambit = deck_draw_odds(draft=gambit_draft())
+    runners = deck_draw_odds(draft=runners_draft())
+
+    assert (gambit.group.key, gambit.group.count) == ("card:Ember Imp 1", 2)
+    assert runners.group.single_card
+    assert runners.group.count == 2
+    for odds in (gambit, runners):
+        assert odds.rows[0].first < 1
+        assert odds.rows[0].first < odds.rows[-1].first
+
+
+def test_an_unknown_group_falls_back_to_the_default_not_the_first(game_catalog):
+    odds = deck_draw_odds(draft=gambit_draft(), group="card:Gone Since")
+
+    assert odds.group.key == "card:Ember Imp 1"
+    assert odds.groups[0].key == "type:unit"
+
+
+def test_the_odds_page_of_a_game_deck_shows_the_default_group_selected(client, game_catalog, user):
+    deck = game_deck(user, gambit_draft())
+
+    html = client.get(f"/decks/{deck.public_id}/odds/").content.decode()
+
+    assert re.search(r'<option value="card:Ember Imp 1"[^>]*selected', html)
+    assert not re.search(r'<option value="type:unit"[^>]*selected', html)
+    assert "100%" not in html[html.index('data-testid="odds-table"') :]

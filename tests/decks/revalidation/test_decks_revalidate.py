@@ -9,10 +9,12 @@ from django.utils.html import escape
 
 from cards.importers.parsing import parse_card_file
 from cards.models import Card, Geas, GeasRevision, RulerRevision
+from cards.rules_selectors import rules_choice_get
 from cards.services import card_catalog_import
 from decks.models import Deck, DeckDraft
 from decks.revalidation.services import decks_revalidate, decks_revalidate_revisions_taking_effect
 from decks.services import deck_create_from_draft
+from gatesite.errors import ApplicationError
 from tests.cards.factories import set_file
 from tests.decks.factories import legal_apprentice_main
 from tests.decks.revalidation.verdicts import CHANGED_ON, TODAY, verdicts
@@ -205,3 +207,16 @@ def test_the_owner_reads_since_when_and_why_a_deck_is_not_legal_in_my_decks(deck
     client.force_login(user)
     html = client.get("/decks/").content.decode()
     assert f"Not legal since 2026-11-20: {escape(reason)}" in html
+
+
+def test_a_gate_ruler_deck_left_without_a_ruler_is_judged_as_a_save_judges_it(decks):
+    # An admin may clear a deck's ruler; its verdict then says what a save of it says (no such ruler).
+    Deck.objects.filter(pk=decks["a1"].pk).update(ruler=None)
+
+    decks_revalidate(every_deck=True, since=CHANGED_ON, today=TODAY)
+
+    legal, judged_on, since, reason, _ = verdicts()[decks["a1"].pk]
+    assert (legal, judged_on, since) == (False, TODAY, CHANGED_ON)
+    with pytest.raises(ApplicationError) as refused:
+        rules_choice_get(ruler_slug="", geas_slug=None, on=TODAY)
+    assert reason == refused.value.message

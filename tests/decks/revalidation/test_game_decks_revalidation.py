@@ -205,10 +205,12 @@ def test_the_job_judges_a_chunk_of_all_three_games_each_by_its_rules(
     squire.level = 3  # 58 levels: over Apprentice's 50
     squire.save()
     card_ids = Card.objects.filter(name__in=["Fire Kingdom", "Runner", "Ember Squire 1"]).values_list("pk", flat=True)
-    # Each game's definition and catalog once per job, though its decks fall into different chunks.
+    # Each game's cards looked up once per job, though its decks fall into different chunks.
     loaded: list[str] = []
     monkeypatch.setattr(
-        services, "game_card_facts", lambda game: loaded.append(game.slug) or drafts.game_card_facts(game)
+        services,
+        "card_facts_by_number",
+        lambda game, numbers: loaded.append(game.slug) or drafts.card_facts_by_number(game, numbers),
     )
     monkeypatch.setattr(services, "CHUNK_SIZE", 2)
 
@@ -221,7 +223,7 @@ def test_the_job_judges_a_chunk_of_all_three_games_each_by_its_rules(
     assert decks[second_gambit.pk].verdict_reason == decks[gambit.pk].verdict_reason
     assert decks[runners.pk].verdict_reason == "Only Unit or Action cards go in the main deck: Runner."
     assert {d.judged_on for d in decks.values()} == {TODAY}
-    assert sorted(loaded) == ["gaterunners", "rulers-gambit"]
+    assert sorted(loaded) == ["gate-ruler", "gaterunners", "rulers-gambit"]
 
 
 # ---------------------------------------------------------------- what the owner and browse show

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import io
 import json
 from pathlib import Path
 
@@ -200,3 +201,36 @@ def test_an_admin_edit_of_a_game_cards_type_rejudges_the_decks_playing_it(
 
     deck.refresh_from_db()
     assert (deck.legal, deck.verdict_reason) == (False, "Only Unit or Action cards go in the main deck: Runner 4.")
+
+
+@pytest.mark.django_db(transaction=True)  # load_rules commits, as the release step does: its revalidation is sent then
+def test_load_rules_succeeds_with_the_broker_down_and_its_revalidation_waits_for_it(
+    deck_catalog, user, tmp_path: Path, broker_at
+):
+    from django.core.management import call_command
+
+    from bench.common import free_port
+    from gatesite.outbox.models import OutboxTask
+    from gatesite.outbox.services import outbox_send
+
+    apprentice = save(user)
+    payload = json.loads(RULES_FILE.read_text(encoding="utf-8"))
+    for doc in payload["documents"]:
+        for ruler in doc.get("rulers", []):
+            if ruler["name"] == "Apprentice" and doc["effective_from"] == "2023-12-04":
+                ruler["deck_construction"]["level_cap"] = 45
+    changed = tmp_path / "rules.json"
+    changed.write_text(json.dumps(payload), encoding="utf-8")
+    broker_at(f"redis://127.0.0.1:{free_port()}/0")  # nobody listens: the broker is down
+
+    call_command("load_rules", "--file", str(changed), stdout=io.StringIO())
+
+    kept = OutboxTask.objects.get()
+    assert kept.task == "decks.revalidate"
+    assert kept.kwargs["ruler_ids"] == [apprentice.ruler_id]
+    assert Deck.objects.get(pk=apprentice.pk).legal  # not judged yet: the job waits for the broker
+    from gatesite.celery import app
+
+    app.conf.task_always_eager = True  # the broker is back (in-process here: sent is run)
+    assert outbox_send()["sent"] == 1
+    assert not Deck.objects.get(pk=apprentice.pk).legal

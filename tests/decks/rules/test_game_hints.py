@@ -269,3 +269,23 @@ def test_gaterunners_hints_agree_with_a_rejudgement(sections, new, section):
 
     assert named <= after
     assert after - before <= named
+
+
+def test_the_copies_meter_names_three_of_the_cards_at_the_most_and_counts_the_rest():
+    meters = {m.key: m for m in game_meters(judging(RULERS_GAMBIT, snapshot(**rg_legal())))}
+
+    # 18 units at 2 copies each (rg_main): three named, 15 counted.
+    assert (meters["max_copies"].value, meters["max_copies"].state) == (2, OK)
+    assert meters["max_copies"].detail == "Blue Unit 00, Blue Unit 01, Blue Unit 02 and 15 more"
+    assert meters["max_copies"].label == "Most copies of a card"
+
+
+def test_the_identity_meter_names_three_of_the_cards_it_does_not_allow():
+    reds = [(rg_card(f"Red Unit {i}", colours=("red",)), 1) for i in range(5)]
+    sections = {**rg_legal(), "main": [*rg_main()[:-5], *reds]}
+    meters = {m.key: m for m in game_meters(judging(RULERS_GAMBIT, snapshot(**sections)))}
+
+    assert (meters["colour"].value, meters["colour"].state) == (5, OVER)
+    assert meters["colour"].detail == "Red Unit 0, Red Unit 1, Red Unit 2 and 2 more"
+    assert meters["colour"].label == "Cards the Kingdom does not allow"
+    assert meters["colour"].label.values == {"section": "Kingdom"}

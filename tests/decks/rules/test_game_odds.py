@@ -84,3 +84,56 @@ def test_a_games_deck_offers_groups_by_type_choice_and_number_fields():
     assert groups["cost-4"] == ("COST 4 or less", 3)
     assert groups["card:Frost Ward"] == ("Frost Ward", 3)
     assert "type:kingdom-ruler" not in groups  # the Kingdom is not in the main deck
+
+
+def _groups_of(game, **sections):
+    from decks.rules.odds import deck_size_of, game_deck_groups
+
+    from .gamedecks import snapshot
+
+    deck = snapshot(**sections)
+    return game_deck_groups(game, deck), deck_size_of(deck)
+
+
+def test_the_default_group_is_the_most_common_type_that_does_not_fill_the_deck():
+    from decks.rules.odds import draw_odds, game_default_group
+
+    from .gamedecks import rg_legal
+
+    # 36 units and 3 spells (rg_main): units read 100 % on every turn, the 3 spells say something.
+    groups, size = _groups_of(RULERS_GAMBIT, **rg_legal())
+    default = game_default_group(groups, size)
+
+    assert groups[0].key == "type:unit"
+    assert (default.key, default.count) == ("type:spell", 3)
+    unit_rows = draw_odds(game_draw_pattern(RULERS_GAMBIT.draw), deck_size=size, group=groups[0].count, k=1)
+    spell_rows = draw_odds(game_draw_pattern(RULERS_GAMBIT.draw), deck_size=size, group=default.count, k=1)
+    assert all(row.first == 1 for row in unit_rows)
+    assert spell_rows[0].first < Fraction(1, 2) < spell_rows[-1].first
+
+
+def test_a_deck_of_one_type_defaults_to_the_card_with_the_most_copies():
+    from decks.rules.odds import game_default_group
+
+    from .gamedecks import gr_card, gr_legal
+
+    main = [(gr_card("Runner A", level=1), 2), (gr_card("Runner B", level=1), 3), (gr_card("Runner C", level=1), 3)]
+    groups, size = _groups_of(GATERUNNERS, **{**gr_legal(), "main": main})
+
+    default = game_default_group(groups, size)
+
+    # Every card a unit: no type says anything; of the cards, the first of the most copies by name.
+    assert (default.key, default.count) == ("card:Runner B", 3)
+
+
+def test_half_the_deck_is_still_a_default_and_an_empty_deck_has_none():
+    from decks.rules.odds import game_default_group
+
+    from .gamedecks import gr_card
+
+    main = [(gr_card("Runner", level=1), 2), (gr_card("Strike", "action", cost=1), 2)]
+    groups, size = _groups_of(GATERUNNERS, main=main)
+
+    # Two types of 2 in 4: neither fills more than half; the first in the data's order.
+    assert game_default_group(groups, size).key == "type:unit"
+    assert game_default_group([], 0) is None

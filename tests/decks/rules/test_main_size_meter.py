@@ -32,3 +32,12 @@ def test_a_game_whose_data_sets_no_main_size_has_none():
     assert any(r.kind == "section_size" for r in unsized.rules)  # the Kingdom's size is still a rule
 
     assert main_size_meter(judging(unsized, snapshot(**rg_legal()))) is None
+
+
+def test_a_least_size_that_is_met_reads_as_met():
+    from .gamedecks import gr_legal, gr_main
+
+    meter = main_size_meter(judging(GATERUNNERS, snapshot(**{**gr_legal(), "main": gr_main(41)})))
+
+    assert meter is not None
+    assert (meter.text, meter.state) == ("41 · at least 40", "ok")

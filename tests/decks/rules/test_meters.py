@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from decks.rules.meters import OK, OVER, UNDER, Meter, deck_meters
+from decks.rules.rule_meters import names_shown
 from decks.rules.types import ENERGY, EVENT, UNIT
 
 from .deckmaker import card, deck_of, rules_for
@@ -156,3 +157,35 @@ def test_its_state_and_fill(meter, state, percent):
     assert meter.state == state
     assert meter.percent == percent
     assert meter.over == (state == OVER)
+
+
+def test_a_meter_names_at_most_three_cards_then_counts_the_rest():
+    assert names_shown("cards", []) == ""
+    assert names_shown("cards", ["A", "B", "C"]) == "A, B, C"
+    many = names_shown("cards", [f"Card {i:02d}" for i in range(19)])
+
+    assert many == "Card 00, Card 01, Card 02 and 16 more"
+    # Kept as words: the names and the count, worded again in the player's language.
+    assert (many.template, many.values["more"]) == ("%(names)s and %(more)s more", 16)
+    assert many.values["names"].values == {"cards": ("Card 00", "Card 01", "Card 02")}
+
+
+def test_a_deck_of_many_factions_names_three_of_them():
+    factions = ("Azure", "Crimson", "Jade", "Onyx", "Violet")
+    deck = deck_of(*((card(f"{f} A", EVENT, faction=f), 1) for f in factions))
+
+    meters = by_key(deck_meters(deck, APPRENTICE))
+
+    assert (meters["factions"].text, meters["factions"].state) == ("5/2", OVER)
+    assert meters["factions"].detail == "Azure, Crimson, Jade and 2 more"
+
+
+@pytest.mark.parametrize(
+    ("value", "text", "state"),
+    [(41, "41 · at least 40", OK), (40, "40 · at least 40", OK), (12, "12 · at least 40", UNDER)],
+)
+def test_an_at_least_meter_reads_as_met_past_its_limit_not_over_it(value, text, state):
+    meter = Meter("size", "Main deck", value, 40, at_least=True)
+
+    assert (meter.text, meter.state, meter.over) == (text, state, False)
+    assert "/" not in meter.text

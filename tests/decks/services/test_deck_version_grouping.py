@@ -63,7 +63,7 @@ def test_a_save_that_is_not_an_autosave_is_its_own_version_and_is_never_merged_i
 
 def test_a_named_version_closes_the_session(deck):
     autosave(deck, {"TS-001": 2}, at=START)
-    deck_version_name(deck=deck, version=2, name="  before the tournament  ")
+    deck_version_name(deck=deck, number=2, name="  before the tournament  ")
     autosave(deck, {"TS-001": 3}, at=START)
 
     assert rows(deck) == [(1, {"TS-001": 1}, ""), (2, {"TS-001": 2}, "before the tournament"), (3, {"TS-001": 3}, "")]
@@ -71,4 +71,4 @@ def test_a_named_version_closes_the_session(deck):
 
 def test_naming_a_version_the_deck_does_not_have_names_it(deck):
     with pytest.raises(ApplicationError, match="has no version 7"):
-        deck_version_name(deck=deck, version=7, name="x")
+        deck_version_name(deck=deck, number=7, name="x")

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 import time_machine
-from django.db.models import F
+from django.db.models import F, Max
 
 from decks import services
 from decks.models import SECTIONS, Deck, DeckCard, DeckDraft, DeckVersion
@@ -51,7 +51,10 @@ def orm_version_record(*, deck: Deck, draft: DeckDraft, autosave: bool = False) 
         ).update(version=deck.version, snapshot=snapshot, updated_at=now)
         if merged:
             return
-    DeckVersion.objects.create(deck=deck, version=deck.version, snapshot=snapshot, updated_at=now, autosave=autosave)
+    number = (DeckVersion.objects.filter(deck=deck).aggregate(n=Max("number"))["n"] or 0) + 1
+    DeckVersion.objects.create(
+        deck=deck, version=deck.version, number=number, snapshot=snapshot, updated_at=now, autosave=autosave
+    )
 
 
 def orm_cards_sync(*, deck: Deck, draft: DeckDraft, existing: DeckLines | None = None) -> None:
@@ -103,7 +106,7 @@ def saved_rows(deck: Deck) -> tuple[dict[str, Any], list[tuple[Any, ...]], list[
     versions = list(
         DeckVersion.objects.filter(deck=deck)
         .order_by("version")
-        .values_list("version", "snapshot", "autosave", "name", "created_at", "updated_at")
+        .values_list("version", "snapshot", "autosave", "name", "created_at", "updated_at", "number")
     )
     return row, lines, versions
 
@@ -148,7 +151,7 @@ def a_session_of_saves(deck: Deck) -> list[str]:
         name="Squires",
         description="Four of each.",
     )
-    deck_version_name(deck=deck, version=Deck.objects.get(pk=deck.pk).version, name="Before the event")
+    deck_version_name(deck=deck, number=DeckVersion.objects.filter(deck=deck).count(), name="Before the event")
     save(deck, at=START + 5 * minute, main={"TS-001": 1, "TS-003": 4})
     save(deck, at=START + 5 * minute + AUTOSAVE_GROUP + minute, main={"TS-001": 1})
     save(deck, at=START + 6 * minute + AUTOSAVE_GROUP, main={"TS-001": 2}, autosave=False)
@@ -199,3 +202,5 @@ def test_saves_write_what_the_orms_writes_wrote(deck_catalog, user, orm_writes):
     assert versions[1][1]["geas"] == "oath-of-the-lone-banner"
     assert versions[1][1]["rules_date"] == "2024-05-01"
     assert versions[-1][5] == START + datetime.timedelta(minutes=7) + AUTOSAVE_GROUP
+    # The numbers players read: one per version kept, with no gaps.
+    assert [v[6] for v in versions] == [1, 2, 3, 4, 5, 6]

@@ -226,7 +226,7 @@ def test_a_deck_the_rules_cannot_judge_says_why(client, legal_deck, monkeypatch)
     def refuse(**kwargs):
         raise ApplicationError("Geas 'x' is not in force on 2026-01-01.")
 
-    monkeypatch.setattr(decks.sharing.selectors, "deck_editor_state", refuse)
+    monkeypatch.setattr(decks.sharing.selectors, "deck_view", refuse)
 
     response = client.get(page_url(legal_deck))
 

@@ -32,7 +32,7 @@ def test_it_gives_each_version_its_changes_newest_first(deck):
 
     history = deck_history(deck=deck)
 
-    assert [(e.version, e.changelog.lines) for e in history] == [
+    assert [(e.number, e.changelog.lines) for e in history] == [
         (3, ("+1 Sky Lancer", f"{MINUS}3 Ember Squire 1")),
         (2, ("+2 Ember Squire 1",)),
         (1, ("+1 Ember Squire 1",)),
@@ -47,9 +47,9 @@ def test_it_shows_the_latest_versions_up_to_a_limit_each_compared_with_the_one_b
     history = deck_history(deck=deck, limit=2)
     one = deck_history(deck=deck, upto=3, limit=1)
 
-    assert [e.version for e in history] == [5, 4]
+    assert [e.number for e in history] == [5, 4]
     assert not history[-1].changelog.created
-    assert [(e.version, e.changelog.lines) for e in one] == [(3, ("+1 Ember Squire 1",))]
+    assert [(e.number, e.changelog.lines) for e in one] == [(3, ("+1 Ember Squire 1",))]
 
 
 def test_names_of_removed_cards_cost_one_query_and_known_ones_none(deck, django_assert_num_queries):
@@ -78,11 +78,11 @@ def test_a_deck_the_rules_cannot_judge_any_more_still_has_a_page(deck, user, mon
     def refuse(**kwargs):
         raise ApplicationError("Geas 'x' is not in force on 2026-01-01.")
 
-    monkeypatch.setattr(decks.sharing.selectors, "deck_editor_state", refuse)
+    monkeypatch.setattr(decks.sharing.selectors, "deck_view", refuse)
 
     page = deck_page_get(public_id=deck.public_id, user=user)
 
-    assert page.state is None
+    assert page.view is None
     assert page.problem == "Geas 'x' is not in force on 2026-01-01."
     assert "cannot be judged" in page.summary
-    assert [e.version for e in page.history] == [1]
+    assert [e.number for e in page.history] == [1]

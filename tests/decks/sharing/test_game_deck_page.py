@@ -3,6 +3,8 @@ the verdict with the game's rules panel and its assumptions."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from decks.models import Deck
@@ -105,3 +107,14 @@ def test_a_game_decks_registration_sheet_in_japanese(client, game_catalog, user)
     assert 'data-testid="sheet-main-total">39</td><td colspan="3">枚</td>' in html
     assert "のルールで、印刷時に Gatesite が判定。" in html
     assert "Collector no." not in html
+
+
+def test_the_game_deck_page_peeks_at_each_card_too(client, game_catalog, user):
+    deck = game_deck(user, runners_draft(considering={"GRT-014": 1}))
+
+    html = client.get(f"/d/{deck.public_id}/").content.decode()
+
+    assert 'aria-describedby="peek-hero-GRT-001"' in html
+    assert '<div class="card-peek" id="peek-hero-GRT-001" role="tooltip">' in html
+    assert "<div><dt>Power</dt><dd>2</dd></div>" in re.sub(r">\s+<", "><", html)
+    assert "West Gate" not in html  # the owner's considering board is not part of the deck shown

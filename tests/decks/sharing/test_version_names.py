@@ -32,7 +32,7 @@ def test_the_history_shows_an_editing_session_as_one_change(client, user, deck):
     client.force_login(user)
     html = client.get(reverse("deckpages:page", args=[deck.public_id])).content.decode()
 
-    assert re.findall(r'<li data-version="(\d+)">', html) == ["4", "1"]
+    assert re.findall(r'<li data-version="(\d+)">', html) == ["2", "1"]
     assert "+3 Ember Squire 1" in html
 
 
@@ -41,28 +41,32 @@ def test_the_owner_names_the_latest_version(client, user, deck):
     page = reverse("deckpages:page", args=[deck.public_id])
     assert 'id="version-name-input"' in client.get(page).content.decode()
 
-    response = client.post(reverse("deckpages:version-name", args=[deck.public_id, 4]), {"name": "Locals"}, follow=True)
+    response = client.post(reverse("deckpages:version-name", args=[deck.public_id, 2]), {"name": "Locals"}, follow=True)
 
     html = response.content.decode()
-    assert "Version 4 is named “Locals”." in html
+    assert "Version 2 is named “Locals”." in html
     assert 'data-testid="version-name">Locals<' in html
 
 
 def test_no_one_else_names_a_version(client, other_user, deck):
     client.force_login(other_user)
 
-    response = client.post(reverse("deckpages:version-name", args=[deck.public_id, 4]), {"name": "Mine now"})
+    response = client.post(reverse("deckpages:version-name", args=[deck.public_id, 2]), {"name": "Mine now"})
 
     assert response.status_code == 404
-    assert deck.versions.get(version=4).name == ""
+    assert deck.versions.get(number=2).name == ""
 
 
-def test_a_past_version_links_the_versions_before_and_after_it_across_gaps(client, user, deck):
+def test_a_past_version_links_the_versions_before_and_after_it_with_no_gaps(client, user, deck):
     deck_update(deck=deck, draft=replace(deck_draft_of(deck=deck), main={"TS-001": 1}), base_version=4)
     client.force_login(user)
 
-    html = client.get(reverse("deckpages:version", args=[deck.public_id, 4])).content.decode()
+    html = client.get(reverse("deckpages:version", args=[deck.public_id, 2])).content.decode()
 
+    assert "Version 2 of 3" in html
     assert f'href="/d/{deck.public_id}/v/1/">Version 1</a>' in html
-    assert f'href="/d/{deck.public_id}/v/5/">Version 5</a>' in html
-    assert f'href="/d/{deck.public_id}/v/3/"' not in html
+    assert f'href="/d/{deck.public_id}/v/3/">Version 3</a>' in html
+    assert client.get(reverse("deckpages:version", args=[deck.public_id, 3])).status_code == 200
+    # /v/4/ was version 2's link when links took the save counter: it leads there now.
+    assert client.get(reverse("deckpages:version", args=[deck.public_id, 4]))["Location"].endswith("/v/2/")
+    assert client.get(reverse("deckpages:version", args=[deck.public_id, 6])).status_code == 404

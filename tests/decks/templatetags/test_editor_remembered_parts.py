@@ -53,7 +53,7 @@ PARTS = {
         {"legal": False, "problems": 2, "ruler": "Apprentice", "geas": None, "on": date(2026, 1, 1)},
         {"legal": True, "problems": 3, "ruler": "Knight", "geas": "Oath", "on": date(2026, 2, 1)},
     ),
-    "deck-heading": ({"count": 40, "size": 50}, {"count": 41, "size": 60}),
+    "deck-heading": ({"count": 40, "size": 50, "at_least": False}, {"count": 41, "size": 60, "at_least": True}),
     "group-heading": ({"label": "Units", "count": 3}, {"label": "Events", "count": 4}),
     "considering": (
         {"lines": [DeckLine("TS-001", "considering", 1, SQUIRE)], "oob": True},
@@ -179,28 +179,30 @@ def test_a_list_is_keyed_by_its_items():
     assert _key([Bar("1", 3, 100)]) == _key([Bar("1", 3, 100)])
     assert _key([Bar("1", 3, 100)]) != _key([Bar("1", 4, 100)])
     assert _key([]) != _key([Bar("1", 3, 100)])
-    hash(_key([[1, 2], HELP]))  # a list of lists and rows with a memo_key: still a key
+    hash(_key([[1, 2], HELP, {"a": [1]}, {1, 2}]))  # lists, dataclasses, mappings and sets: still a key
 
 
-def test_a_value_without_a_memo_key_is_its_own_key():
+def test_a_plain_value_or_a_tuple_of_them_is_its_own_key():
     assert _key("Units") == "Units"
     assert _key(OPTION) == OPTION
     assert _key(("A", "B")) == ("A", "B")
-    assert _key(LINE) == LINE.memo_key
-    assert _key([OPTION, LINE]) == (OPTION, LINE.memo_key)
+    # A card's facts inside the line: by their own equality (a frozen dataclass of plain values).
+    assert _key(LINE) == (DeckLine, ("TS-001", "main", 2, SQUIRE, (), "", ""))
+    assert _key([OPTION, LINE]) == (OPTION, _key(LINE))
 
 
 def test_a_line_is_keyed_by_every_field_it_shows():
     line_keys = {
-        LINE.memo_key,
-        replace(LINE, number="TS-002").memo_key,
-        replace(LINE, section="considering").memo_key,
-        replace(LINE, count=3).memo_key,
-        replace(LINE, facts=replace(SQUIRE, text="Draw two cards.")).memo_key,
-        replace(LINE, rules=("max_copies",)).memo_key,
+        _key(LINE),
+        _key(replace(LINE, number="TS-002")),
+        _key(replace(LINE, section="considering")),
+        _key(replace(LINE, count=3)),
+        _key(replace(LINE, facts=replace(SQUIRE, text="Draw two cards."))),
+        _key(replace(LINE, facts=replace(SQUIRE, fields={"colours": ("red",)}))),
+        _key(replace(LINE, rules=("max_copies",))),
     }
-    assert len(line_keys) == 6
-    assert DeckLine("TS-001", "main", 2, replace(SQUIRE)).memo_key == LINE.memo_key  # equal facts, another object
+    assert len(line_keys) == 7
+    assert _key(DeckLine("TS-001", "main", 2, replace(SQUIRE))) == _key(LINE)  # equal facts, another object
 
 
 def test_a_meter_is_keyed_by_its_wording_and_every_field():

@@ -78,7 +78,7 @@ def test_my_decks_marks_each_cell_for_the_stacked_phone_layout(client, site):
     assert '<td data-game="gate-ruler" data-label="Game and ruler">' in html
     for label in ["Cards", "Legal?", "Visibility", "Tags", "Last change"]:
         assert f'<td data-label="{label}">' in html
-    assert 'class="button-danger" aria-label="Delete Squire rush"' in html
+    assert 'class="button-danger" aria-label="Delete Squire rush (moves it to the trash)"' in html
 
 
 def test_compare_links_each_card_name_to_its_card_page(client, site):

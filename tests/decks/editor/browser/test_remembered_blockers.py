@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from decks.drafts import card_facts_by_number
+from cards.games import default_game
+from decks.card_facts import card_facts_by_number
 from decks.editor import browser
 from decks.editor.browser import deck_card_browser, deck_card_hints
 from decks.editor.state import deck_editor_state
@@ -43,7 +44,7 @@ def test_remembered_blockers_are_the_ones_judged_afresh(deck_catalog):
             assert hints(remembered) == hints(again) == hints(fresh), (main, query)
             additions = Additions.of(state.judgement.deck, state.rules, state.report)
             assert [row.blockers for row in fresh.rows] == [
-                additions.blockers(row.facts, row.number) for row in fresh.rows
+                tuple(additions.blockers(row.facts, row.number)) for row in fresh.rows
             ], (main, query)
 
 
@@ -53,16 +54,17 @@ def test_a_changed_deck_is_judged_again(deck_catalog):
         return next(row for row in page.rows if row.facts.name == "Ember Squire 1")
 
     assert squire({"TS-001": 3}).addable
-    assert squire({"TS-001": 4}).blockers == ["5th copy; Apprentice allows 4"]
+    assert squire({"TS-001": 4}).blockers == ("5th copy; Apprentice allows 4",)
     assert squire({"TS-001": 3}).addable
 
 
-def test_a_result_s_blockers_are_a_list_of_its_own(deck_catalog):
+def test_a_result_s_blockers_cannot_be_changed_by_a_caller(deck_catalog):
     state = deck_editor_state(draft=DeckDraft(ruler="apprentice", main={"TS-001": 4}))
     first = deck_card_browser(state=state, query="")
-    first.rows[0].blockers.append("changed by a caller")
 
-    assert "changed by a caller" not in deck_card_browser(state=state, query="").rows[0].blockers
+    # A tuple: the remembered blockers are shared by the results that show them, so no caller may change them.
+    assert isinstance(first.rows[0].blockers, tuple)
+    assert deck_card_browser(state=state, query="").rows[0].blockers == first.rows[0].blockers
 
 
 def test_the_memory_is_bounded(deck_catalog, monkeypatch):
@@ -130,10 +132,10 @@ def test_a_changes_remembered_hints_are_the_ones_judged_afresh(deck_catalog):
 
             assert again == fresh, (ruler, main)
             additions = Additions.of(state.judgement.deck, state.rules, state.report)
-            facts = card_facts_by_number(NUMBERS)
+            facts = card_facts_by_number(default_game(), NUMBERS)
             assert [n for n, *_ in fresh] == [n for n in NUMBERS if n in facts]
             assert [blockers for _n, _in, blockers, _over in fresh] == [
-                additions.blockers(facts[n], n) for n in NUMBERS if n in facts
+                tuple(additions.blockers(facts[n], n)) for n in NUMBERS if n in facts
             ], (ruler, main)
 
 
@@ -168,11 +170,14 @@ def test_a_changes_hints_are_judged_again_under_other_rules_or_another_catalog(d
     assert len(judged) == 1
 
 
-def test_a_changes_hints_are_lists_of_their_own(deck_catalog):
+def test_a_changes_hints_cannot_be_changed_by_a_caller(deck_catalog):
     state = _state({"TS-001": 4})
-    deck_card_hints(state=state, numbers=["TS-001"])[0].blockers.append("changed by a caller")
+    first = deck_card_hints(state=state, numbers=["TS-001"])[0].blockers
 
-    assert "changed by a caller" not in deck_card_hints(state=state, numbers=["TS-001"])[0].blockers
+    # A tuple: the remembered hints are shared by the changes that show them, so no caller may change them.
+    assert isinstance(first, tuple)
+    assert first
+    assert deck_card_hints(state=state, numbers=["TS-001"])[0].blockers == first
 
 
 def test_the_changes_memory_is_bounded(deck_catalog, monkeypatch):

@@ -53,7 +53,7 @@ def test_it_moves_a_copy_to_the_considering_board_and_back(deck_catalog):
 
 
 def test_it_refuses_an_unknown_card(deck_catalog):
-    with pytest.raises(ApplicationError, match="No card with collector number 'NOPE-1'"):
+    with pytest.raises(ApplicationError, match="No Gate Ruler card with collector number 'NOPE-1'"):
         change(DeckDraft(ruler="apprentice"), "add", number="NOPE-1")
 
 

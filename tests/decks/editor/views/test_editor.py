@@ -283,7 +283,7 @@ def test_a_refused_plain_change_redirects_with_a_message(client, deck_catalog):
     response = client.post(CHANGE, {"op": "add main NOPE-1"}, follow=True)
 
     assert response.redirect_chain == [("/decks/new/", 302)]
-    assert "No card with collector number" in response.content.decode()
+    assert "No Gate Ruler card with collector number" in response.content.decode()
 
 
 def test_the_rules_date_drives_the_page(client, deck_catalog):

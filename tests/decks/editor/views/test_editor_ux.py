@@ -11,10 +11,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 
-from decks.editor.session import SESSION_DRAFT
 from decks.editor.state import names_by_language
 from decks.models import DeckDraft
 from decks.services import deck_create_from_draft
+from decks.session_drafts import SESSION_DRAFT
 from tests.decks.factories import legal_apprentice_main
 
 pytestmark = pytest.mark.django_db
@@ -117,6 +117,39 @@ def test_usable_only_pages_on_from_the_last_card_it_looked_at(client, deck_catal
     assert (first.step, first.next_offset, first.total_label) == (5, 5, "3+")
     after = deck_card_browser(state=state, query="squire", limit=3, offset=first.next_offset, usable=True)
     assert [row.number for row in after.rows] == ["TS-002", "TS-003", "TS-004"]
+
+
+def test_with_only_usable_cards_on_a_change_redraws_the_results_it_changed(client, deck_catalog):
+    # Issue 23: the list follows the deck (the 4th copy's card leaves it); without the filter, only hints.
+    use_draft(client, DeckDraft(ruler="apprentice", main={"TS-001": 3}))
+    shown = {"q": "squire", "shown": "TS-001 TS-002"}
+
+    usable = client.post(CHANGE, {"op": "add main TS-001", "usable": "1", **shown}, headers=HX).content.decode()
+    # The results' tag is written on two lines in the template: any whitespace between its attributes.
+    assert re.search(
+        r'id="card-results" class="card-results" data-view="list"\s+data-q="squire" hx-swap-oob="true"', usable
+    )
+    assert 'id="result-TS-001"' not in usable
+    assert 'id="result-TS-002"' in usable
+
+    client.post(CHANGE, {"op": "remove main TS-001"}, headers=HX)
+    plain = client.post(CHANGE, {"op": "add main TS-001", **shown}, headers=HX).content.decode()
+    assert 'id="card-results"' not in plain
+    assert 'id="why-TS-001"' in plain
+
+
+def test_an_empty_usable_page_on_a_full_deck_says_why_with_no_next_link(client, deck_catalog):
+    use_draft(client, DeckDraft(ruler="apprentice", main=legal_apprentice_main()))
+
+    html = client.get(CARDS, {"usable": "1"}, headers=HX).content.decode()
+
+    assert 'data-testid="empty-results"' in html
+    assert "No card can be added to this deck:" in html
+    assert "<li>deck is full (50/50)</li>" in html
+    assert re.search(r'data-testid="result-count">0 cards</p>', html)
+    assert "Next 30" not in html
+    japanese = client.get(CARDS, {"usable": "1"}, headers={**HX, "Accept-Language": "ja"}).content.decode()
+    assert "このデッキに追加できるカードはありません" in japanese
 
 
 def test_the_grid_draws_compact_card_faces(client, deck_catalog):
@@ -281,9 +314,11 @@ def test_the_attribute_filter_groups_a_mixed_catalog_by_language(client, deck_ca
 
     select = html[html.index('<select name="attribute">') :]
     select = select[: select.index("</select>")]
+    # re.S: the template writes each group's options on a line of their own.
     assert re.search(
         r'<optgroup label="English names" lang="en">.*Dragon.*</optgroup><optgroup label="Japanese names" lang="ja">.*宇宙遺産',
         select,
+        re.S,
     )
 
 

@@ -1,5 +1,6 @@
-"""The deck editor of Ruler's Gambit and GateRunners: the game picker, identity card, hints, meters, verdict,
-rules panel, draw odds, saving, autosave of a saved deck, refusals and plain-form posts."""
+"""The one deck editor on Ruler's Gambit and GateRunners decks: the game picker, identity card, hints, meters,
+verdict, rules panel, draw odds, saving, autosave of a saved deck, refusals and plain-form posts. The addresses of
+the other games' former editor (/game/change/, /game/cards/) keep working: links are out in the world."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ def add(client, number, section, *, url=CHANGE, **extra):
 
 
 def rules_in(html: str) -> list[str]:
-    panel = html[html.index('id="game-meters"') :]
+    panel = html[html.index('id="validation-panel"') :]
     return re.findall(r'data-rule="([^"]+)"', panel[: panel.index("</section>")])
 
 
@@ -46,6 +47,7 @@ def test_picking_a_game_opens_its_editor_with_its_cards_and_rules(client, rules,
     assert 'data-game="rulers-gambit"' in html
     assert 'data-section="kingdom"' in html
     assert 'id="result-RGT-001"' in html  # Fire Kingdom in the card browser
+    assert 'value="add kingdom RGT-001"' in html
     assert "+ Add to Kingdom" in html
     assert "Not stated in the rules; this site assumes" in html
     assert 'data-testid="draw-odds"' in html
@@ -59,7 +61,7 @@ def test_the_kingdom_is_picked_from_the_browser_and_its_colours_mark_the_cards(c
 
     html = response.content.decode()
     assert response.status_code == 200
-    assert 'id="game-deck"' in html
+    assert 'id="deck-list"' in html
     assert 'data-number="RGT-001" data-section="kingdom"' in html
     # Wave Sprite is blue, the Fire Kingdom allows red only: its hint says so; the red Imp may go in.
     wave = html[html.index('id="why-RGT-040"') :]
@@ -73,7 +75,7 @@ def test_meters_and_violations_follow_each_change(client, rules, game_catalog):
     with_draft(client, gambit_draft())
 
     html = client.get(NEW).content.decode()
-    assert 'data-testid="editor-verdict">Legal<' in html
+    assert 'data-testid="verdict">Legal<' in html
 
     html = add(client, "RGT-040", "main").content.decode()
     assert rules_in(html) == ["deck_size", "colour"]
@@ -99,8 +101,20 @@ def test_the_card_browser_searches_the_games_fields(client, rules, game_catalog)
     bad = client.get(CARDS, {"q": "lv<=x"}, headers=HX).content.decode()
 
     assert re.findall(r'data-card-name="([^"]+)"', heroes) == ["Pathseeker", "Wayfinder"]
+    assert 'value="add hero GRT-001"' in heroes
     assert "+ Add to Hero" in heroes
     assert 'data-testid="search-error"' in bad
+
+
+def test_an_empty_card_list_says_why_with_no_link(client, rules, game_catalog):
+    client.get(NEW, {"game": "gaterunners"})
+
+    html = client.get(CARDS, {"q": "no such card anywhere"}, headers=HX).content.decode()
+    error = client.get(CARDS, {"q": "lv<=x"}, headers=HX).content.decode()
+
+    assert re.search(r'data-testid="empty-results"><p>No card matches this search.</p>', html)
+    assert 'class="paging"' not in html
+    assert 'data-testid="empty-results"' not in error  # the search's error says why instead
 
 
 def test_switching_games_keeps_each_draft(client, rules, game_catalog):
@@ -133,7 +147,7 @@ def test_saving_a_game_draft_opens_the_saved_deck_in_its_editor(client, rules, g
     assert response["Location"] == f"/decks/{deck.public_id}/edit/"
     html = client.get(response["Location"]).content.decode()
     assert 'data-testid="deck-name">Runners' in html
-    assert 'data-testid="editor-verdict">Legal<' in html
+    assert 'data-testid="verdict">Legal<' in html
 
 
 def test_a_saved_decks_change_is_saved_at_once(client, game_catalog, user):
@@ -176,7 +190,7 @@ def test_another_players_game_deck_does_not_open(client, game_catalog, user, oth
 def test_starting_over_empties_only_that_games_draft(client, rules, game_catalog):
     with_draft(client, gambit_draft())
 
-    response = client.post("/decks/new/game/reset/")
+    response = client.post("/decks/new/game/reset/", {"confirmed": "1"})
 
     assert response["Location"] == "/decks/new/?game=rulers-gambit"
     html = client.get(response["Location"]).content.decode()
@@ -229,7 +243,7 @@ def test_my_decks_open_a_game_deck_in_its_editor(client, game_catalog, user):
 def test_a_page_left_open_on_another_games_draft_is_told_to_reload(client, rules, deck_catalog, game_catalog):
     with_draft(client, gambit_draft())
 
-    ruler_page = client.post("/decks/new/change/", {"op": "add main TS-001"}, headers=HX)
+    ruler_page = client.post("/decks/new/change/", {"op": "add main TS-001", "game": "gate-ruler"}, headers=HX)
     other_game = add(client, "GRT-001", "hero", game="gaterunners")
 
     for response in (ruler_page, other_game):
@@ -242,7 +256,7 @@ def test_a_game_page_left_open_after_gate_ruler_was_picked_is_told_to_reload(cli
     client.get(NEW, {"game": "gaterunners"})
     client.get(NEW, {"game": "gate-ruler"})
 
-    response = client.post(CHANGE, {"op": "add hero GRT-001"})
+    response = client.post(CHANGE, {"op": "add hero GRT-001", "game": "gaterunners"})
 
     assert response.status_code == 302
     assert response["Location"] == "/decks/new/"

@@ -1,4 +1,4 @@
-"""The game editor (Ruler's Gambit, GateRunners) on a phone and its hints, as Gate Ruler's: the pane tabs with the
+"""The editor of Ruler's Gambit and GateRunners decks on a phone and its hints, as Gate Ruler's: the pane tabs with the
 main deck's count, redrawn out of band by every change, and the hints' digests, by which a change's answer sends
 only the hints that changed."""
 
@@ -41,7 +41,7 @@ def test_the_game_editors_tabs_link_to_its_three_panes(client, rules, game_catal
     assert re.search(r'data-testid="tab-count">0/39<', nav)
     assert "Ruler&#x27;s Gambit</span>" in nav or "Ruler's Gambit</span>" in nav
     # An empty deck opens on the card browser.
-    assert re.search(r'id="game-editor"[^>]*data-default-pane="cards"', html)
+    assert re.search(r'id="editor"[^>]*data-default-pane="cards"', html)
 
 
 def test_a_deck_with_cards_opens_on_the_deck_and_a_least_size_reads_so(client, rules, game_catalog):
@@ -50,10 +50,10 @@ def test_a_deck_with_cards_opens_on_the_deck_and_a_least_size_reads_so(client, r
     html = client.get(NEW).content.decode()
 
     nav = tabs(html)
-    # GateRunners asks for 40 cards or more: 40 of "40+", legal.
-    assert re.search(r'data-testid="tab-count">40/40\+<', nav)
+    # GateRunners asks for 40 cards or more: 40 of at least 40, legal (met, not a fraction).
+    assert re.search(r'data-testid="tab-count">40 · at least 40<', nav)
     assert re.search(r'class="tab-ok">✓<span class="visually-hidden"> legal<', nav)
-    assert re.search(r'id="game-editor"[^>]*data-default-pane="deck"', html)
+    assert re.search(r'id="editor"[^>]*data-default-pane="deck"', html)
 
 
 def test_a_change_redraws_the_tabs_out_of_band_in_its_one_answer(client, rules, game_catalog):
@@ -77,7 +77,8 @@ def test_a_saved_decks_change_redraws_its_tabs_too(client, game_catalog, user):
     )
 
     assert response.status_code == 200
-    assert re.search(r'data-testid="tab-count">41/40\+<', tabs(response.content.decode()))
+    # 41 meets "at least 40": never "41/40", which reads as one over.
+    assert re.search(r'data-testid="tab-count">41 · at least 40<', tabs(response.content.decode()))
 
 
 def test_the_tab_shows_only_the_count_when_the_games_data_sets_no_size():

@@ -28,13 +28,11 @@ def test_the_recompute_message_says_done_when_the_task_ran_in_process(admin_clie
 
 
 def test_the_recompute_message_says_queued_when_a_worker_will_run_it(admin_client, played, monkeypatch):
-    from decks.stats.tasks import statistics_recompute
-
-    class Pending:  # what .delay() returns when a broker took the task and no worker ran it yet
+    class Pending:  # what sending returns when a broker took the task and no worker ran it yet
         def ready(self) -> bool:
             return False
 
-    monkeypatch.setattr(statistics_recompute, "delay", lambda *args: Pending())
+    monkeypatch.setattr("decks.stats.admin.task_send", lambda task, **kwargs: Pending())
     response = admin_client.post("/admin/stats/statisticsrun/recompute/", follow=True)
     assert "Statistics recompute queued; the new run appears here when it is done." in response.content.decode()
     assert not StatisticsRun.objects.exists()
@@ -73,3 +71,14 @@ def test_it_still_recomputes_from_a_run_list_loaded_at_the_old_address(admin_cli
     response = admin_client.post("/admin/decks/statisticsrun/recompute/", follow=True)
     assert response.redirect_chain[0] == ("/admin/stats/statisticsrun/recompute/", 308)
     assert StatisticsRun.objects.get().trigger == "admin"
+
+
+def test_the_recompute_waits_for_the_worker_when_the_broker_is_down(admin_client, played, broker_down):
+    from gatesite.outbox.models import OutboxTask
+
+    response = admin_client.post("/admin/stats/statisticsrun/recompute/", follow=True)
+
+    assert response.status_code == 200
+    assert "Statistics recompute queued, waiting for the worker" in response.content.decode()
+    kept = OutboxTask.objects.get()
+    assert (kept.task, kept.kwargs) == ("decks.statistics_recompute", {"trigger": "admin"})

@@ -55,3 +55,19 @@ def test_sharing_or_archiving_a_deck_marks_the_figures_stale_when_it_enters_or_l
     with django_capture_on_commit_callbacks(execute=True):
         deck_visibility_set(deck=deck, visibility=Visibility.PRIVATE)
     assert StatisticsChange.objects.count() == 2  # archived: was not counted, is not
+
+
+def test_saving_a_public_deck_with_the_broker_down_marks_the_figures_stale_all_the_same(
+    user, deck_catalog, broker_down, django_capture_on_commit_callbacks
+):
+    # One small INSERT needs no worker: the save neither fails nor waits for Redis (issue 24).
+    deck = deck_create_from_draft(owner=user, draft=DeckDraft(ruler="apprentice", main={"TS-001": 4}))
+    deck.visibility = Visibility.PUBLIC
+    deck.save()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        deck = deck_update(
+            deck=deck, draft=DeckDraft(ruler="apprentice", main={"TS-001": 3}), base_version=deck.version
+        )
+
+    assert list(StatisticsChange.objects.values_list("deck_id", flat=True)) == [deck.pk]
