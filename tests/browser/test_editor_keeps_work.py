@@ -375,3 +375,34 @@ def test_a_stale_change_in_another_games_editor_is_answered_in_view_on_a_phone(
     assert main.get(first) == 1
     assert sum(main.values()) == 2
     assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+# ---------------------------------------------------------------- a change right after an answer
+
+
+def test_a_choice_made_the_moment_an_answer_is_drawn_is_not_dropped(
+    chromium: Any, live_server: Any, practice_catalog: None
+) -> None:
+    """htmx gives the controls an answer draws their behaviour only when the answer settles, by default 20 ms
+    after it is drawn (more on a busy machine): a ruler picked in between was silently dropped. The script
+    below picks it in that gap every time (a task queued as the geas's answer is drawn runs before a 20 ms
+    timer); the editor settles its answers at once, so the pick is sent."""
+    from playwright.sync_api import expect
+
+    from tests.browser.conftest import page_at
+
+    with page_at(chromium, live_server, LAPTOP) as (page, errors):
+        page.goto("/decks/new/")
+        page.evaluate(
+            """() => document.body.addEventListener("htmx:afterSwap", () => setTimeout(() => {
+                 const ruler = document.getElementById("pick-ruler");
+                 ruler.value = "knight";
+                 ruler.dispatchEvent(new Event("change", {bubbles: true}));
+               }, 0), {once: true})"""
+        )
+        page.get_by_label("Geas", exact=True).select_option(label="Oath of the Lone Banner")
+        judged_by = page.locator("#validation-panel .judged-by")
+        expect(judged_by).to_contain_text("Knight")
+        expect(page.get_by_label("Ruler", exact=True)).to_have_value("knight")
+        expect(page.get_by_label("Geas", exact=True)).to_have_value("")
+    assert not errors, f"JavaScript errors on the page: {errors}"
