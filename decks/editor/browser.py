@@ -256,6 +256,7 @@ def _rows(
     by_name = None if state.ruled else game_catalog_get(game=state.game.slug).by_name
     rows: list[BrowserRow] = []
     looked_at = 0
+    ruled = state.ruled
     for card in cards:
         if len(rows) == limit:
             break
@@ -286,8 +287,9 @@ def _rows(
                 card=card,
                 facts=facts,
                 other_numbers=tuple(n for n in facts.collector_numbers if n != number),
-                section=_section_of(state, facts),
-                playset=max_copies(facts, state.rules) if state.ruled else _copy_limit(state.game, facts),
+                # The section a card goes in when added (the one test per game above, not a call per row).
+                section=natural_section(facts) if ruled else game_natural_section(state.game, facts),
+                playset=max_copies(facts, state.rules) if ruled else _copy_limit(state.game, facts),
             )
         )
     return rows, looked_at
@@ -374,11 +376,6 @@ def _blockers_of(state: JudgedDeck) -> Callable[[CardFacts, str], tuple[str, ...
         return tuple(b.wording for b in addition_hints(counted, facts, section=section, printing=number))
 
     return blockers
-
-
-def _section_of(state: JudgedDeck, facts: CardFacts) -> str:
-    """The section a card goes in when added."""
-    return natural_section(facts) if state.ruled else game_natural_section(state.game, facts)
 
 
 def _copy_limit(game: GameDefinition, facts: CardFacts) -> int:

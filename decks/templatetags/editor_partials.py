@@ -36,13 +36,13 @@ _rows: dict[Hashable, SafeString] = {}
 
 def _key(value: Any) -> Hashable:
     """The value as a cache key, derived from the value itself: a plain value as it is; a dataclass (a row, a
-    meter) as its type and every field's key, a catalog row read from the database as its type, primary key
-    and the catalog's token, another model instance as its type and every field it is edited by,
+    meter) as its type and every field's key, a catalog row read from the database as its type and primary key
+    (the catalog's token is in every remembered part's key: _constants), another model instance as its type and every field it is edited by,
     a Wording as its template and values, a list, tuple or mapping as its items' keys."""
     kind = type(value)
-    # A tuple of plain values (a NamedTuple too: a picker's option) is its own key.
-    if kind in _PLAIN or (isinstance(value, tuple) and _PLAIN.issuperset(map(type, value))):
+    if kind in _PLAIN:
         return value
+    # (A tuple of plain values, a NamedTuple too: a picker's option, is its own key: _items_key.)
     keyed = _keyers.get(kind)
     if keyed is None:
         keyed = _keyers[kind] = _keyer(kind)
@@ -86,10 +86,11 @@ def _model_fields_key(kind: type) -> Callable[[Any], Hashable]:
 
 
 def _catalog_row_key(kind: type, by_fields: Callable[[Any], Hashable]) -> Callable[[Any], Hashable]:
-    """A catalog row read from the database (a card of the browser's results) as its type, primary key and the
-    catalog's token; an instance made in memory (never read, so no token vouches for it) by its fields.
+    """A catalog row read from the database (a card of the browser's results) as its type and primary key; an
+    instance made in memory (never read, so no token vouches for it) by its fields.
 
-    The token is enough: every write to a catalog model changes it in the writer's transaction (the imports
+    The catalog's token is part of every remembered part's key (_constants: once per page, not once per row), and
+    it is enough: every write to a catalog model changes it in the writer's transaction (the imports
     and load_rules call catalog_version_bump, an admin or ORM save or delete bumps it through cards.catalog's
     signal receivers), so while it is unchanged a row's fields are what they were when its HTML was drawn,
     and no code changes a row read from the catalog without saving it."""
@@ -100,7 +101,7 @@ def _catalog_row_key(kind: type, by_fields: Callable[[Any], Hashable]) -> Callab
         pk = value.__dict__.get(pk_name)
         if state.adding or state.db is None or pk is None:
             return by_fields(value)
-        return (kind, pk, catalog_token())
+        return (kind, pk)
 
     return key
 
@@ -133,8 +134,15 @@ def _part_keyer(kind: type) -> Callable[[Any], Hashable]:
 
 
 def _tuple_part(value: tuple[Any, ...]) -> Hashable:
-    """A tuple of plain values (collector numbers, rule codes) as it is, else its items' keys."""
-    return value if _ITSELF.issuperset(map(type, value)) else _items_key(value)
+    """A tuple of plain values (collector numbers, rule codes) as it is, else its items' keys (a Wording's kept on
+    it: _wording_key)."""
+    if _ITSELF.issuperset(map(type, value)):
+        return value
+    return tuple([item if type(item) in _ITSELF else getattr(item, "_memo_part", None) or _key(item) for item in value])
+
+
+# The catalog's models, each with the name its primary key has in an instance's __dict__ (_fields_key).
+_CATALOG_PKS = {model: model._meta.pk.attname for model in CATALOG_MODELS}  # type: ignore[attr-defined]
 
 
 # How a field's value is keyed (_part), by its type.
@@ -174,13 +182,20 @@ def _fields_key(kind: type, names: tuple[str, ...]) -> Callable[[Any], Hashable]
     # plain is taken as it is, inline; only the others cost a call. A row of the card browser is keyed 30 times a
     # search, and a loop over its fields cost a search 6 % more than the hand-written keys it replaced.
     reads = "".join(f"    x{i} = value.{name}\n" for i, name in enumerate(names))
-    # A tuple of plain values (collector numbers, a result's blockers) is taken inline too.
+    # A tuple (collector numbers, a result's blockers) in one call, and a catalog row read from the database (a
+    # result's card) inline, as _catalog_row_key keys it: its type and primary key.
+    # A tuple: as it is if its items are plain, else its items' keys as _tuple_part makes them (written out here).
     parts = "".join(
-        f"x{i} if type(x{i}) in itself or (type(x{i}) is tuple and itself.issuperset(map(type, x{i}))) else part(x{i}), "
+        f"x{i} if type(x{i}) in itself "
+        f"else (x{i} if itself.issuperset(map(type, x{i})) else tuple([y if type(y) in itself "
+        f"else getattr(y, '_memo_part', None) or any_key(y) for y in x{i}])) if type(x{i}) is tuple "
+        f"else (type(x{i}), x{i}.__dict__.get(catalog[type(x{i})])) if type(x{i}) in catalog "
+        f"and x{i}._state.db is not None and not x{i}._state.adding else part(x{i}), "
         for i in range(len(names))
     )
     source = f"def key(value):\n{reads}    return (kind, ({parts}))\n"
-    scope: dict[str, Any] = {"kind": kind, "itself": _ITSELF, "part": _field_part}
+    scope: dict[str, Any] = {"kind": kind, "itself": _ITSELF, "part": _field_part, "any_key": _key}
+    scope["catalog"] = _CATALOG_PKS
     exec(source, scope)  # the source is made of the dataclass's own field names
     return scope["key"]  # type: ignore[no-any-return]
 
@@ -265,27 +280,32 @@ def _wording_key(value: object) -> Hashable:
 _partials: dict[tuple[Any, str], Any] = {}
 
 
-# Where a render keeps its language (below), in its render context's first layer (as Django's {% include %}
+# Where a render keeps its constants (below), in its render context's first layer (as Django's {% include %}
 # keeps the templates it found there): a new one for every render.
-_LANGUAGE = object()
+_CONSTANTS = object()
 
 
-def _language(context: template.Context) -> str | None:
-    """The active language, looked up once per render: get_language() reads asgiref's Local, costly to ask
-    for each remembered part. No template switches the language within a render (no {% language %} block,
-    no translation.override in a tag)."""
+def _constants() -> tuple[str | None, str]:
+    """What every remembered part's key holds besides its values: the language (the same row reads differently in
+    English and in Japanese) and the catalog's token (a catalog row inside a value is keyed by its primary key)."""
+    return (get_language(), catalog_token())
+
+
+def _render_constants(context: template.Context) -> tuple[str | None, str]:
+    """_constants, looked up once per render: get_language() reads asgiref's Local, costly to ask for each
+    remembered part. No template switches the language within a render (no {% language %} block, no
+    translation.override in a tag), and none writes to the catalog."""
     first = context.render_context.dicts[0]
-    language = first.get(_LANGUAGE, first)
-    if language is first:
-        language = first[_LANGUAGE] = get_language()
-    return language  # type: ignore[no-any-return]
+    constants = first.get(_CONSTANTS)
+    if constants is None:
+        constants = first[_CONSTANTS] = _constants()
+    return constants  # type: ignore[no-any-return]
 
 
 @register.simple_tag(takes_context=True)
 def partial_memo(context: template.Context, name: str, **values: Any) -> SafeString:
     partial = _partial(context, name)
-    # The language too: the same row reads differently in English and in Japanese.
-    key = (partial, _language(context), tuple((k, _key(v)) for k, v in values.items()), context.use_l10n)
+    key = (partial, _render_constants(context), tuple((k, _key(v)) for k, v in values.items()), context.use_l10n)
     return _rendered(context, partial, key, values)
 
 
@@ -294,11 +314,11 @@ def partial_memo_each(context: template.Context, name: str, as_name: str, items:
     """`{% partial_memo_each "result" "row" rows view=view %}`: `{% partial_memo "result" row=row view=view %}`
     for each of `rows`, joined (the same rows, remembered under the same keys).
 
-    The partial, the language and the other values are looked up once for all the rows rather
+    The partial, the constants and the other values are looked up once for all the rows rather
     than once per row: a page of 30 results spent more in those lookups than in the rows.
     """
     partial = _partial(context, name)
-    language = _language(context)
+    constants = _render_constants(context)
     shared = tuple((k, _key(v)) for k, v in values.items())
     l10n = context.use_l10n
     # Safe: each row is a partial's output, escaped as it was rendered.
@@ -307,7 +327,7 @@ def partial_memo_each(context: template.Context, name: str, as_name: str, items:
             _rendered(
                 context,
                 partial,
-                (partial, language, ((as_name, _key(item)), *shared), l10n),
+                (partial, constants, ((as_name, _key(item)), *shared), l10n),
                 {as_name: item, **values},
             )
             for item in items

@@ -13,6 +13,8 @@ from decks.rules.types import UNIT, CardFacts
 
 SQUIRE = CardFacts(name="Ember <Squire>", type=UNIT, faction="Volnar", level=1, collector_numbers=("TS-001",))
 PAGE = "decks/editor/editor.html"
+# Every remembered part's key holds the catalog's token (read once per page): the database has it.
+pytestmark = pytest.mark.django_db
 
 
 def memo(name: str, **values) -> str:

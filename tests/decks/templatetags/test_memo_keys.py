@@ -24,7 +24,7 @@ from decks.rules.odds import CardGroup
 from decks.rules.rule_meters import Meter
 from decks.rules.types import UNIT, CardFacts
 from decks.rules.wording import Wording
-from decks.templatetags.editor_partials import _key
+from decks.templatetags.editor_partials import _constants, _key
 
 SQUIRE = CardFacts(name="Ember Squire", type=UNIT, faction="Volnar", level=1, collector_numbers=("TS-001",))
 CARD = Card(pk=7, name="Ember Squire", name_ja="", type="unit", game="gate-ruler", level=1, atk=2, hp=2, stk=1)
@@ -152,7 +152,9 @@ def test_a_card_read_from_the_catalog_is_keyed_anew_by_any_edit_an_admin_or_an_i
     CardFactory(name="Ember Page", text="Draw a card.")
 
     def key(name: str = "Ember Squire") -> Hashable:
-        return _key(dataclasses.replace(ROWS["result"], card=Card.objects.get(name=name)))
+        """The key partial_memo remembers the row under: the render's constants (the catalog's token among them,
+        read once per page) and the row's own key (its card by type and primary key)."""
+        return (_constants(), _key(dataclasses.replace(ROWS["result"], card=Card.objects.get(name=name))))
 
     before = key()
     assert key() == before

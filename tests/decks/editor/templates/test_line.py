@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from django.template.loader import render_to_string
 
 from decks.editor.state import DeckLine, line_label
@@ -11,6 +12,8 @@ from decks.rules.registry import RULES
 from decks.rules.types import UNIT, CardFacts
 
 SQUIRE = CardFacts(name="Ember <Squire>", type=UNIT, faction="Volnar", level=1)
+# The line's remembered parts are keyed by the catalog's token, read once per page: the database has it.
+pytestmark = pytest.mark.django_db
 
 
 def deck_line(line: DeckLine) -> str:
