@@ -44,3 +44,6 @@ DECK_LIST_COUNT_CACHE_SECONDS = 0
 # No sign-in lockout: tests log in and fail to log in from one address all day. The lockout's own
 # tests (tests/gatesite/test_lockout.py) turn it on with the `settings` fixture.
 AXES_ENABLED = False
+# Every value the remembered parts' keys take on trust from a field's declared type is checked to be plain
+# (decks/templatetags/editor_partials.py): a test that draws the editor fails on a wrongly declared field.
+MEMO_KEYS_CHECKED = True

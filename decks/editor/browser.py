@@ -26,6 +26,7 @@ from decks.rules.hints import Additions, natural_section, nothing_fits
 from decks.rules.judge import addition_hints, game_natural_section
 from decks.rules.ruleset import RulesInForce
 from decks.rules.types import CardFacts
+from decks.rules.wording import Wording
 from decks.wording import game_name
 
 from .state import JudgedDeck, dom_safe, editor_offers
@@ -38,7 +39,7 @@ class CardHint:
     number: str
     in_deck: int
     # A tuple: the remembered blockers themselves, shared by every result that shows them, and never changed.
-    blockers: tuple[str, ...]
+    blockers: tuple[Wording | str, ...]
     # The deck already holds more copies of the card than its rules allow (a max_copies violation).
     over_limit: bool
 

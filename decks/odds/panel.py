@@ -152,7 +152,7 @@ class OddsHelp:
     # Gate Ruler: the date of the rules in force and the geas; another game: its name and rules source.
     on: date | None
     geas: str
-    describe: tuple[str, ...]
+    describe: tuple[Wording | str, ...]
     first_turn_rulers: tuple[str, ...]
     game: str = ""
     source: str = ""

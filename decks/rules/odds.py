@@ -238,7 +238,7 @@ class CardGroup:
     """Cards of the main deck the odds are about: a key the form sends back, words, copies."""
 
     key: str
-    label: str
+    label: Wording | str
     count: int
     names: tuple[str, ...]
 

@@ -22,13 +22,14 @@ OVER = "over"
 @dataclass(frozen=True, slots=True)
 class Meter:
     key: str
-    label: str
+    # A Wording (keyed by its template: decks/templatetags/editor_partials.py) or a plain label.
+    label: Wording | str
     value: int
     # None: no limit (the meter then only informs).
     limit: int | None
     # The value must equal the limit (deck size, resources), not merely stay under it.
     exact: bool = False
-    detail: str = ""
+    detail: Wording | str = ""
     # The limit is a least value (GateRunners' 40 cards or more): short of it is UNDER, past it OK.
     at_least: bool = False
 

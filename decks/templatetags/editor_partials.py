@@ -19,6 +19,7 @@ from operator import attrgetter, itemgetter
 from typing import Any
 
 from django import template
+from django.conf import settings
 from django.db.models import Model
 from django.template.defaultfilters import date as date_filter
 from django.utils.safestring import SafeString, mark_safe
@@ -40,9 +41,9 @@ def _key(value: Any) -> Hashable:
     (the catalog's token is in every remembered part's key: _constants), another model instance as its type and every field it is edited by,
     a Wording as its template and values, a list, tuple or mapping as its items' keys."""
     kind = type(value)
-    if kind in _PLAIN:
+    # A tuple of plain values (a NamedTuple too: a picker's option) is its own key.
+    if kind in _PLAIN or (kind in _TUPLES and _PLAIN.issuperset(map(type, value))):
         return value
-    # (A tuple of plain values, a NamedTuple too: a picker's option, is its own key: _items_key.)
     keyed = _keyers.get(kind)
     if keyed is None:
         keyed = _keyers[kind] = _keyer(kind)
@@ -54,6 +55,8 @@ _PLAIN = frozenset({str, int, bool, float, type(None), date, datetime})
 # ... and, inside another value, frozen dataclasses of plain values (a card's facts): their own equality compares
 # every field (not one by one here: a deck line's key would cost more than its line's drawing saves).
 _ITSELF: set[type] = set(_PLAIN)
+# The tuple types seen (tuple, NamedTuples), told apart by a set lookup rather than an isinstance call per value.
+_TUPLES: set[type] = {tuple}
 # How the other types' values are keyed, worked out once per type (a dataclass's fields read once).
 _keyers: dict[type, Callable[[Any], Hashable]] = {}
 
@@ -62,12 +65,17 @@ def _keyer(kind: type) -> Callable[[Any], Hashable]:
     if issubclass(kind, Wording):
         return _wording_key
     if dataclasses.is_dataclass(kind):
+        if _plain_dataclass(kind):
+            # Its own key: its equality and hash compare every field (checked plain in the tests: _trusted).
+            return _trusted if _CHECKED else _itself
         return _fields_key(kind, tuple(f.name for f in dataclasses.fields(kind)))
     if issubclass(kind, Model):
         by_fields = _model_fields_key(kind)
         if kind in CATALOG_MODELS:
             return _catalog_row_key(kind, by_fields)
         return by_fields
+    if issubclass(kind, tuple):
+        _TUPLES.add(kind)
     if issubclass(kind, (list, tuple, set, frozenset)):
         return _items_key
     if issubclass(kind, Mapping):
@@ -124,13 +132,31 @@ def _part(value: Any) -> Hashable:
 def _part_keyer(kind: type) -> Callable[[Any], Hashable]:
     if kind in _ITSELF or (dataclasses.is_dataclass(kind) and _plain_dataclass(kind)):
         _ITSELF.add(kind)  # from now on taken inline by the dataclasses' keys (_fields_key)
-        keyed = _itself
+        keyed = _trusted if _CHECKED else _itself
     elif kind is tuple:
         keyed = _tuple_part
     else:
         keyed = _keyers.get(kind) or _keyers.setdefault(kind, _keyer(kind))
     _part_keyers[kind] = keyed
     return keyed
+
+
+def _worded_tuple(value: tuple[Any, ...]) -> Hashable:
+    """A tuple of values not all plain (a hint's blockers: Wordings) as its items' keys, remembered by identity: the
+    editor's remembered blockers are the same tuple objects from one request to the next, each shown by many hints.
+    """
+    known = _worded_tuples.get(id(value))
+    if known is not None and known[0] is value:
+        return known[1]
+    key = _tuple_part(value)
+    if len(_worded_tuples) >= MAX_ROWS:
+        _worded_tuples.clear()
+    # The tuple itself kept beside its key: while the entry lives, its id is no other object's.
+    _worded_tuples[id(value)] = (value, key)
+    return key
+
+
+_worded_tuples: dict[int, tuple[tuple[Any, ...], Hashable]] = {}
 
 
 def _tuple_part(value: tuple[Any, ...]) -> Hashable:
@@ -178,26 +204,84 @@ def _fields_key(kind: type, names: tuple[str, ...]) -> Callable[[Any], Hashable]
     get = attrgetter(*names)
     if len(names) == 1:
         return lambda value: (kind, _part(get(value)))
-    # One function per dataclass, written out field by field as `dataclasses` writes __eq__: a field whose value is
-    # plain is taken as it is, inline; only the others cost a call. A row of the card browser is keyed 30 times a
-    # search, and a loop over its fields cost a search 6 % more than the hand-written keys it replaced.
-    reads = "".join(f"    x{i} = value.{name}\n" for i, name in enumerate(names))
-    # A tuple (collector numbers, a result's blockers) in one call, and a catalog row read from the database (a
-    # result's card) inline, as _catalog_row_key keys it: its type and primary key.
-    # A tuple: as it is if its items are plain, else its items' keys as _tuple_part makes them (written out here).
-    parts = "".join(
-        f"x{i} if type(x{i}) in itself "
-        f"else (x{i} if itself.issuperset(map(type, x{i})) else tuple([y if type(y) in itself "
-        f"else getattr(y, '_memo_part', None) or any_key(y) for y in x{i}])) if type(x{i}) is tuple "
-        f"else (type(x{i}), x{i}.__dict__.get(catalog[type(x{i})])) if type(x{i}) in catalog "
-        f"and x{i}._state.db is not None and not x{i}._state.adding else part(x{i}), "
-        for i in range(len(names))
-    )
-    source = f"def key(value):\n{reads}    return (kind, ({parts}))\n"
+    # One function per dataclass, written out field by field as `dataclasses` writes __eq__, each field's part by
+    # its declared type (_field_source): a row of the card browser is keyed 30 times a search, and a loop over its
+    # fields, or a test of every field's type, cost a search 6 % more than the hand-written keys they replaced.
+    try:
+        hints = typing.get_type_hints(kind)
+    except Exception:  # an annotation only a type checker resolves: every field tested
+        hints = {}
+    parts = "".join(f"{_field_source(f'value.{name}', hints.get(name))}, " for name in names)
+    source = f"def key(value):\n    return (kind, ({parts}))\n"
     scope: dict[str, Any] = {"kind": kind, "itself": _ITSELF, "part": _field_part, "any_key": _key}
-    scope["catalog"] = _CATALOG_PKS
+    scope.update(catalog=_CATALOG_PKS, trusted=_trusted, worded=_worded_tuple, a_tuple=_a_tuple)
     exec(source, scope)  # the source is made of the dataclass's own field names
     return scope["key"]  # type: ignore[no-any-return]
+
+
+def _field_source(x: str, hint: Any) -> str:
+    """The expression of a field's part in a dataclass's key (_fields_key), by the field's declared type."""
+    if hint is not None and _trusted_type(hint):
+        # Declared plain (strs, numbers, dates, tuples of them, frozen dataclasses of them: a card's facts): as it
+        # is, its equality comparing every field. Taken on trust from the declaration (a field that may hold a
+        # Wording, a str too, says so: `Wording | str`); the tests check every such value (_trusted).
+        return f"trusted({x})" if _CHECKED else x
+    if typing.get_origin(hint) is tuple:
+        # A declared tuple of values not all plain (a hint's blockers: Wordings) by its items' keys.
+        return f"worded(a_tuple({x}))" if _CHECKED else f"worded({x})"
+    if hint in _CATALOG_PKS:
+        # A catalog row read from the database (a result's card) as _catalog_row_key keys it: type and primary key.
+        pk = _CATALOG_PKS[hint]
+        return (
+            f"(type({x}), {x}.__dict__.get({pk!r})) if type({x}) in catalog and {x}._state.db is not None "
+            f"and not {x}._state.adding else part({x})"
+        )
+    # Anything else tested: a plain value as it is, a tuple by _worded_tuple, any other value by _field_part.
+    return (
+        f"{'trusted(' + x + ')' if _CHECKED else x} if type({x}) in itself "
+        f"else worded({x}) if type({x}) is tuple else part({x})"
+    )
+
+
+def _a_tuple(value: Any) -> tuple[Any, ...]:
+    if type(value) is not tuple:
+        raise TypeError(f"{value!r} is not a tuple: declared as one, it is keyed as one")
+    return value  # type: ignore[no-any-return]
+
+
+def _trusted_type(hint: Any) -> bool:
+    """A declared type whose values are their own keys: plain values and tuples of them (_plain_type, which
+    frozensets and mappings are not here: a list or a dict passes for one), and frozen dataclasses of those."""
+    if hint in _PLAIN_TYPES or hint is datetime:
+        return True
+    origin = typing.get_origin(hint)
+    if origin in (tuple, typing.Union, types.UnionType):
+        return all(arg is Ellipsis or _trusted_type(arg) for arg in typing.get_args(hint))
+    return isinstance(hint, type) and dataclasses.is_dataclass(hint) and _plain_dataclass(hint)
+
+
+# The tests set MEMO_KEYS_CHECKED (gatesite/test_settings.py): every value taken on trust is checked to be plain
+# all the way down (a Wording in a field declared str inside a card's facts would be keyed by its English text).
+_CHECKED = getattr(settings, "MEMO_KEYS_CHECKED", False)
+
+
+def _trusted(value: Any) -> Any:
+    if not _deep_plain(value):
+        raise TypeError(f"{value!r} is not plain all the way down: declare its field's type as what it holds")
+    return value
+
+
+def _deep_plain(value: Any) -> bool:
+    kind = type(value)
+    if kind in _PLAIN:  # a str exactly: never a Wording
+        return True
+    if kind in (tuple, frozenset):
+        return all(map(_deep_plain, value))
+    if isinstance(value, Mapping):
+        return all(_deep_plain(k) and _deep_plain(v) for k, v in value.items())
+    if dataclasses.is_dataclass(kind):
+        return all(_deep_plain(getattr(value, f.name)) for f in dataclasses.fields(kind))
+    return False
 
 
 def _field_part(part: Any) -> Hashable:

@@ -127,7 +127,10 @@ def _what(values: dict) -> str:
 
 
 def _fields(key: tuple) -> dict:
-    """A dataclass's remembered key (its type, its fields' values) as its fields by name."""
+    """A dataclass's remembered key (its type, its fields' values; or the dataclass itself, its own key) as its
+    fields by name."""
+    if dataclasses.is_dataclass(key):
+        return {f.name: getattr(key, f.name) for f in dataclasses.fields(key)}
     return dict(zip((f.name for f in dataclasses.fields(key[0])), key[1], strict=True))
 
 
@@ -163,24 +166,24 @@ def test_a_hints_digest_follows_what_it_shows_and_the_language():
 
     from decks.editor.browser import CardHint, hints_changed
 
-    hint = CardHint("TS-001", 2, [], over_limit=False)
-    assert hint.digest == CardHint("TS-001", 2, [], over_limit=False).digest
+    hint = CardHint("TS-001", 2, (), over_limit=False)
+    assert hint.digest == CardHint("TS-001", 2, (), over_limit=False).digest
     assert (
         len(
             {
                 hint.digest,
-                CardHint("TS-001", 3, [], over_limit=False).digest,
-                CardHint("TS-001", 2, ["deck is full (50/50)"], over_limit=False).digest,
-                CardHint("TS-001", 2, [], over_limit=True).digest,
-                CardHint("TS-002", 2, [], over_limit=False).digest,
+                CardHint("TS-001", 3, (), over_limit=False).digest,
+                CardHint("TS-001", 2, ("deck is full (50/50)",), over_limit=False).digest,
+                CardHint("TS-001", 2, (), over_limit=True).digest,
+                CardHint("TS-002", 2, (), over_limit=False).digest,
             }
         )
         == 5
     )
     english = hint.digest
     with translation.override("ja"):
-        assert CardHint("TS-001", 2, [], over_limit=False).digest != english
-    other = CardHint("TS-002", 1, [], over_limit=False)
+        assert CardHint("TS-001", 2, (), over_limit=False).digest != english
+    other = CardHint("TS-002", 1, (), over_limit=False)
     assert hints_changed([hint, other], None) == [hint, other]
     assert hints_changed([hint, other], f"TS-001:{hint.digest} TS-002:0000") == [other]
     assert hints_changed([hint, other], "") == [hint, other]

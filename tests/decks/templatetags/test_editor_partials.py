@@ -40,9 +40,9 @@ def test_a_line_that_changed_is_rendered_anew():
 
 
 def test_a_hint_is_keyed_by_what_it_shows_and_by_being_out_of_band():
-    addable = memo("why", hint=CardHint("TS-001", 4, [], False), hint_oob=True)
-    blocked = memo("why", hint=CardHint("TS-001", 4, ["5th copy; Apprentice allows 4"], False), hint_oob=True)
-    in_place = memo("why", hint=CardHint("TS-001", 4, [], False), hint_oob=False)
+    addable = memo("why", hint=CardHint("TS-001", 4, (), False), hint_oob=True)
+    blocked = memo("why", hint=CardHint("TS-001", 4, ("5th copy; Apprentice allows 4",), False), hint_oob=True)
+    in_place = memo("why", hint=CardHint("TS-001", 4, (), False), hint_oob=False)
 
     assert 'data-addable="true" hx-swap-oob="true"' in addable
     assert 'data-addable="false" hx-swap-oob="true"' in blocked
@@ -53,7 +53,7 @@ def test_a_hint_is_keyed_by_what_it_shows_and_by_being_out_of_band():
 def test_a_result_whose_card_text_changed_is_rendered_anew():
     def row(text: str) -> BrowserRow:
         card = Card(pk=7, name=SQUIRE.name, type=UNIT, text=text)
-        return BrowserRow("TS-001", 0, [], False, card=card, facts=SQUIRE, other_numbers=(), section="main")
+        return BrowserRow("TS-001", 0, (), False, card=card, facts=SQUIRE, other_numbers=(), section="main")
 
     assert "Draw a card." in memo("result", row=row("Draw a card."))
     assert "Draw two cards." in memo("result", row=row("Draw two cards."))
@@ -73,7 +73,7 @@ def result_row(**changes) -> BrowserRow:
     values = {
         "number": "TS-002",
         "in_deck": 1,
-        "blockers": [],
+        "blockers": (),
         "over_limit": False,
         "facts": LEGEND,
         "other_numbers": ("PR-002",),
@@ -88,7 +88,7 @@ CHANGES = [
     {"number": "PR-002", "other_numbers": ("TS-002",)},
     {"in_deck": 0},
     {"in_deck": 2},
-    {"blockers": ["Legend: 1 copy allowed"]},
+    {"blockers": ("Legend: 1 copy allowed",)},
     {"over_limit": True},
     {"section": "considering"},
     {"playset": 4},
@@ -126,10 +126,10 @@ def test_a_change_of_anything_a_result_shows_draws_it_anew():
 def test_a_result_is_drawn_anew_in_another_language():
     from django.utils import translation
 
-    english = memo("result", row=result_row(blockers=["Legend: 1 copy allowed"]), view="list")
+    english = memo("result", row=result_row(blockers=("Legend: 1 copy allowed",)), view="list")
     with translation.override("ja"):
-        japanese = memo("result", row=result_row(blockers=["Legend: 1 copy allowed"]), view="list")
-        assert japanese == fresh(result_row(blockers=["Legend: 1 copy allowed"]), "list")
+        japanese = memo("result", row=result_row(blockers=("Legend: 1 copy allowed",)), view="list")
+        assert japanese == fresh(result_row(blockers=("Legend: 1 copy allowed",)), "list")
     assert japanese != english
 
 
@@ -172,7 +172,7 @@ def test_a_render_reads_its_language_once_and_each_render_its_own(monkeypatch):
         '{% partial_memo "why" hint=hint %}'
     )
     page.template.origin.template_name = PAGE
-    hint, rows = CardHint("TS-001", 4, ["Legend: 1 copy allowed"], False), [result_row(), result_row(in_deck=2)]
+    hint, rows = CardHint("TS-001", 4, ("Legend: 1 copy allowed",), False), [result_row(), result_row(in_deck=2)]
     asked = []
     real = editor_partials.get_language
     monkeypatch.setattr(editor_partials, "get_language", lambda: asked.append(1) or real())

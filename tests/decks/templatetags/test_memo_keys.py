@@ -29,8 +29,8 @@ from decks.templatetags.editor_partials import _constants, _key
 SQUIRE = CardFacts(name="Ember Squire", type=UNIT, faction="Volnar", level=1, collector_numbers=("TS-001",))
 CARD = Card(pk=7, name="Ember Squire", name_ja="", type="unit", game="gate-ruler", level=1, atk=2, hp=2, stk=1)
 ROWS = {
-    "hint": CardHint("TS-001", 1, [Wording("deck is full (%(n)s/50)", {"n": 50})], False),
-    "result": BrowserRow("TS-001", 1, ["deck is full"], False, CARD, SQUIRE, ("TS-901",), "main", 4),
+    "hint": CardHint("TS-001", 1, (Wording("deck is full (%(n)s/50)", {"n": 50}),), False),
+    "result": BrowserRow("TS-001", 1, ("deck is full",), False, CARD, SQUIRE, ("TS-901",), "main", 4),
     "line": DeckLine("TS-001", "main", 2, SQUIRE, ("max_copies",)),
     "section line": SectionLine(
         "RGT-011", "main", 1, SQUIRE, ("max_copies",), "Unit", "Cost: 2", "main", "rulers-gambit"
@@ -170,3 +170,13 @@ def test_a_card_read_from_the_catalog_is_keyed_anew_by_any_edit_an_admin_or_an_i
     Card.objects.filter(name="Ember Squire").update(text="Draw three cards.")
     catalog_version_bump()
     assert key() not in (before, after_save)
+
+
+def test_a_value_taken_on_trust_from_its_declared_type_is_checked_in_the_tests():
+    # A card's facts are their own key (a plain frozen dataclass: its equality compares every field), taken on
+    # trust from DeckLine's declaration; a Wording inside them would be compared by its English text alone.
+    worded = dataclasses.replace(SQUIRE, name=Wording("Ember %(what)s", {"what": "Squire"}))
+
+    assert _key(DeckLine("TS-001", "main", 2, SQUIRE))
+    with pytest.raises(TypeError, match="not plain all the way down"):
+        _key(DeckLine("TS-001", "main", 2, worded))
