@@ -66,7 +66,9 @@ def _keyer(kind: type) -> Callable[[Any], Hashable]:
         return _wording_key
     if dataclasses.is_dataclass(kind):
         if _plain_dataclass(kind):
-            # Its own key: its equality and hash compare every field (checked plain in the tests: _trusted).
+            # Its own key: its equality and hash compare every field (checked plain in the tests: _trusted). Taken
+            # inline from now on, as an item of a list (_items_key) or a field of a dataclass (_fields_key).
+            _ITSELF.add(kind)
             return _trusted if _CHECKED else _itself
         return _fields_key(kind, tuple(f.name for f in dataclasses.fields(kind)))
     if issubclass(kind, Model):
@@ -327,7 +329,10 @@ _DEFERRED = object()
 
 def _items_key(value: Any) -> Hashable:
     """A list, tuple or set as its items' keys (a tuple of plain values, a NamedTuple too, is its own key)."""
-    if _PLAIN.issuperset(map(type, value)):
+    if _ITSELF.issuperset(map(type, value)):  # plain values, and plain frozen dataclasses (a chart's bars)
+        if _CHECKED:
+            for item in value:
+                _trusted(item)
         if isinstance(value, tuple):
             return value
         return frozenset(value) if isinstance(value, (set, frozenset)) else tuple(value)
