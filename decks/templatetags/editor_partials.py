@@ -215,7 +215,7 @@ def _fields_key(kind: type, names: tuple[str, ...]) -> Callable[[Any], Hashable]
         hints = {}
     parts = "".join(f"{_field_source(f'value.{name}', hints.get(name))}, " for name in names)
     source = f"def key(value):\n    return (kind, ({parts}))\n"
-    scope: dict[str, Any] = {"kind": kind, "itself": _ITSELF, "part": _field_part, "any_key": _key}
+    scope: dict[str, Any] = {"kind": kind, "itself": _ITSELF, "part": _part, "any_key": _key}
     scope.update(catalog=_CATALOG_PKS, trusted=_trusted, worded=_worded_tuple, a_tuple=_a_tuple)
     exec(source, scope)  # the source is made of the dataclass's own field names
     return scope["key"]  # type: ignore[no-any-return]
@@ -238,7 +238,7 @@ def _field_source(x: str, hint: Any) -> str:
             f"(type({x}), {x}.__dict__.get({pk!r})) if type({x}) in catalog and {x}._state.db is not None "
             f"and not {x}._state.adding else part({x})"
         )
-    # Anything else tested: a plain value as it is, a tuple by _worded_tuple, any other value by _field_part.
+    # Anything else tested: a plain value as it is, a tuple by _worded_tuple, any other value by _part.
     return (
         f"{'trusted(' + x + ')' if _CHECKED else x} if type({x}) in itself "
         f"else worded({x}) if type({x}) is tuple else part({x})"
@@ -284,14 +284,6 @@ def _deep_plain(value: Any) -> bool:
     if dataclasses.is_dataclass(kind):
         return all(_deep_plain(getattr(value, f.name)) for f in dataclasses.fields(kind))
     return False
-
-
-def _field_part(part: Any) -> Hashable:
-    """A field's value that is not plain: by the keyer _part decided for its type, in one call."""
-    keyed = _part_keyers.get(type(part))
-    if keyed is None:
-        keyed = _part_keyer(type(part))
-    return keyed(part)
 
 
 def _model_key(kind: type, names: tuple[str, ...], documents: tuple[str, ...]) -> Callable[[Any], Hashable]:
