@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import date
 from functools import cached_property
 
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext, gettext_noop, pgettext
 
 from cards.rules_selectors import RulesChoice
 from decks.drafts import DraftJudgement, deck_draft_judge
@@ -26,7 +26,8 @@ from decks.rules.panel import RulesPanel, rules_panel
 from decks.rules.registry import line_label as registry_line_label
 from decks.rules.ruleset import RulesInForce
 from decks.rules.types import ENERGY, EVENT, FIELD, MAIN, UNIT, CardFacts, DeckEntry, DeckSnapshot, Report
-from decks.wording import game_name
+from decks.rules.wording import Label
+from decks.wording import game_name, word
 
 
 def dom_safe(text: str) -> str:
@@ -64,7 +65,7 @@ class DeckLine:
     rules: tuple[str, ...] = ()
     # The card's type as its game's data calls it ("Unit"), and the game's own card fields in words
     # ("Colours: red · Cost: 2"); both from the facts and the game, so a line's facts decide them.
-    type_label: str = ""
+    type_label: Label | str = ""
     fields: str = ""
 
     @property
@@ -112,7 +113,7 @@ class DeckLine:
 @dataclass(frozen=True)
 class LineGroup:
     key: str
-    label: str
+    label: Label | str
     lines: list[DeckLine]
 
     @property
@@ -167,18 +168,21 @@ def faction_breakdown(deck: DeckSnapshot) -> list[Bar]:
 
 
 def card_fields_in_words(game: GameDefinition, card: CardFacts) -> str:
-    """The game's own card fields of a card, as its data labels them ("Colours: red · Cost: 2")."""
+    """The game's own card fields of a card in the player's language, as its data labels them ("Colour: Red · COST: 2")."""
     words = []
     for field in game.card_fields:
         value = card.fields.get(field.key)
         if value is None or value == () or (field.kind == "bool" and not value):
             continue
         if field.kind == "bool":
-            words.append(field.label)
-        elif isinstance(value, tuple | list):
-            words.append(f"{field.label}: {', '.join(str(v) for v in value)}")
-        else:
-            words.append(f"{field.label}: {value}")
+            words.append(word(field.label))
+            continue
+        labels = {choice.key: choice.label for choice in field.choices}
+        values = value if isinstance(value, tuple | list) else (value,)
+        # Translators: how a list of names is joined ("A, B, C"; Japanese uses 、).
+        shown = pgettext("list separator", ", ").join(word(labels[v]) if v in labels else str(v) for v in values)
+        # Translators: a card's field and its value on a deck line ("COST: 2").
+        words.append(pgettext("card field", "%(field)s: %(value)s") % {"field": word(field.label), "value": shown})
     return " · ".join(words)
 
 
@@ -187,7 +191,7 @@ class DeckSection:
     """One section of the game's data (Deck, Resources, Kingdom, Hero, Gates, Main deck) with its lines."""
 
     key: str
-    label: str
+    label: Label | str
     lines: tuple[DeckLine, ...]
     # Whether the section reads by card type (a ruler's main deck); its lines grouped so (the types it has),
     # else one group of them all, so that the pages draw every section with one loop.

@@ -14,7 +14,7 @@ from django.utils.translation import get_language, gettext, pgettext
 
 from cards.names import localized_name
 from decks.rules.types import Violation
-from decks.rules.wording import Wording
+from decks.rules.wording import Label, Wording
 from decks.stored_wording import stored_wording
 
 # The values that hold a game name (a ruler's, a geas's, a faction's or a card's), or a list of them.
@@ -25,6 +25,9 @@ def word(text: object) -> str:
     """A message, hint, label or violation in the active language (plain strings through gettext)."""
     if isinstance(text, Violation):
         text = text.wording if text.wording is not None else text.message
+    if isinstance(text, Label):
+        # The game's data words it per language (data/games/*.json): no catalog.
+        return text.in_language(_language())
     if isinstance(text, Wording):
         if _english():
             # The engine words in English already: its templates are the msgids (English has no catalog,
@@ -49,12 +52,14 @@ def word_stored(text: str) -> str:
 
 
 def game_name(name: str) -> str:
-    """A ruler's, faction's or card's name in the active language (English when no translation exists)."""
+    """A game's, ruler's, faction's or card's name in the active language (English when no translation exists)."""
+    if isinstance(name, Label):
+        return name.in_language(_language())
     return localized_name(name)
 
 
 def _value(key: str, value: object) -> str:
-    if isinstance(value, Wording):
+    if isinstance(value, (Wording, Label)):
         return word(value)
     if isinstance(value, tuple):
         # Translators: how a list of names is joined ("A, B, C"; Japanese uses 、).
@@ -65,7 +70,12 @@ def _value(key: str, value: object) -> str:
 
 
 def _japanese() -> bool:
-    return (get_language() or "").split("-")[0] == "ja"
+    return _language() == "ja"
+
+
+def _language() -> str:
+    """The active language's code without its region ("ja", "en")."""
+    return (get_language() or "en").split("-")[0]
 
 
 def _english() -> bool:

@@ -35,7 +35,8 @@ from decks.rules.meters import Meter, deck_meters
 from decks.rules.panel import RulesPanel, rules_panel
 from decks.rules.ruleset import RulesInForce
 from decks.rules.types import DeckEntry, Report
-from decks.wording import game_name
+from decks.rules.wording import Label
+from decks.wording import game_name, word
 
 # The earliest year a rules date may name: Gate Ruler's rules begin in 2020, and an earlier year is a year
 # half-typed (a date field gives 0002, then 0020, as its year is typed). The service refuses it and
@@ -101,7 +102,7 @@ class SectionLine(DeckLine):
 
     @property
     def meta(self) -> str:
-        return " · ".join(p for p in (self.type_label, self.fields, self.number) if p)
+        return " · ".join(p for p in (word(self.type_label), self.fields, self.number) if p)
 
     @property
     def target_section(self) -> str:
@@ -114,7 +115,7 @@ class FirstStep:
     the editor offers its cards to pick from, before the main deck."""
 
     key: str
-    label: str
+    label: Label | str
     have: int
     wanted: int
     # (collector number, name) of each card whose type belongs in the section, by name.

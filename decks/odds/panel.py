@@ -163,8 +163,8 @@ class OddsHelp:
         describe = _described(odds.pattern)
         if choice is not None:
             return cls(choice.on, choice.rules.geas or "", describe, tuple(odds.first_turn_rulers))
-        draw = getattr(game, "draw", None)
-        return cls(None, "", describe, tuple(odds.first_turn_rulers), game.name, getattr(draw, "source", ""))
+        source = game.draw.get("source", "")
+        return cls(None, "", describe, tuple(odds.first_turn_rulers), word(game.name), word(source))
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,7 +195,7 @@ class OddsSummary:
         label, pattern = word(group.label), _summary_words(get_language(), odds.pattern)
         choice = odds.judgement.choice
         if choice is None:
-            return cls(False, label, pattern, group.count, odds.deck_size, game=odds.judgement.game.name)
+            return cls(False, label, pattern, group.count, odds.deck_size, game=word(odds.judgement.game.name))
         rules = choice.rules
         return cls(
             True, label, pattern, group.count, odds.deck_size, rules.deck.deck_size, game_name(rules.ruler), rules.geas

@@ -10,10 +10,13 @@ game is a fourth file (docs/games.md). Where a source document is silent, the fi
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
+
+from .wording import Label, plain_label
 
 FIELD_KINDS = ("int", "text", "bool", "choices")
 
@@ -25,13 +28,13 @@ class GameDataError(ValueError):
 @dataclass(frozen=True, slots=True)
 class Choice:
     key: str
-    label: str
+    label: Label
 
 
 @dataclass(frozen=True, slots=True)
 class CardType:
     key: str
-    label: str
+    label: Label
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +42,7 @@ class CardField:
     """A game-specific card field (besides number, name, type, rarity and text, which every game has)."""
 
     key: str
-    label: str
+    label: Label
     kind: str
     # The card types that have the field; any other type giving it is an error.
     types: tuple[str, ...]
@@ -55,17 +58,17 @@ class CardField:
 @dataclass(frozen=True, slots=True)
 class Section:
     key: str
-    label: str
+    label: Label
     # The heading of the section in a text deck list ("Kingdom:"); None for the main deck (no heading).
-    heading: str | None
+    heading: Label | None
     # Whether the section holds the deck's identity card (a Kingdom-Ruler, a Hero).
     identity: bool = False
-    # What messages call the section ("main deck"); by default "<label> section".
-    noun: str = ""
+    # What messages call the section ("main deck"); by default "<label> section" (the label in other languages).
+    noun: Label | None = None
 
-    def called(self) -> str:
+    def called(self) -> Label:
         """The section in a sentence: "The %(section)s has 38 cards" reads "The main deck has 38 cards"."""
-        return self.noun or f"{self.label} section"
+        return self.noun or self.label.mapped(lambda text: f"{text} section")
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,23 +78,24 @@ class GameRule:
     code: str | None
     kind: str
     params: Mapping[str, Any]
-    source: str = ""
+    source: Label = field(default_factory=lambda: plain_label(""))
 
 
 @dataclass(frozen=True, slots=True)
 class Assumption:
     """A reading the site chose where the rules are silent, shown in the rules panel."""
 
-    about: str
-    text: str
+    about: Label
+    text: Label
     rule: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class GameDefinition:
     slug: str
-    name: str
-    source: str
+    # A proper name: in Japanese only where a source gives it so (the others stay as their source writes them).
+    name: Label
+    source: Label
     card_types: tuple[CardType, ...]
     card_fields: tuple[CardField, ...]
     sections: tuple[Section, ...]
@@ -123,9 +127,36 @@ class GameDefinition:
             raise KeyError(key)
         return found
 
-    def type_label(self, key: str) -> str:
+    def type_label(self, key: str) -> Label:
         """What players call a card type ("Kingdom-Ruler"); the key itself for a type the game does not have."""
-        return next((t.label for t in self.card_types if t.key == key), key)
+        return next((t.label for t in self.card_types if t.key == key), plain_label(key))
+
+    def labels(self) -> Iterator[tuple[str, Label]]:
+        """Every word of the game's data a player reads, with where it is ("sections[main].noun"): the name first
+        (a proper name, the only one that may lack a language), then labels, nouns, sources and assumptions."""
+        yield "name", self.name
+        yield "source", self.source
+        for t in self.card_types:
+            yield f"card_types[{t.key}].label", t.label
+        for f in self.card_fields:
+            yield f"card_fields[{f.key}].label", f.label
+            for c in f.choices:
+                yield f"card_fields[{f.key}].choices[{c.key}].label", c.label
+        for s in self.sections:
+            yield f"sections[{s.key}].label", s.label
+            if s.heading is not None:
+                yield f"sections[{s.key}].heading", s.heading
+            if s.noun is not None:
+                yield f"sections[{s.key}].noun", s.noun
+        for i, r in enumerate(self.rules):
+            if r.source:
+                yield f"rules[{i}].source", r.source
+        draw_source = self.draw.get("source")
+        if isinstance(draw_source, Label) and draw_source:
+            yield "draw.source", draw_source
+        for i, a in enumerate(self.assumptions):
+            yield f"assumptions[{i}].about", a.about
+            yield f"assumptions[{i}].text", a.text
 
 
 def _need(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
@@ -137,9 +168,35 @@ def _need(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], wher
     return value
 
 
+# A language code as a game file's labels are keyed: "en", "ja", "pt-BR".
+_LANGUAGE = re.compile(r"^[a-z]{2,3}(-[A-Za-z]{2,4})?$")
+
+
+def _label(value: Any, where: str) -> Label:
+    """A label of a game file: a plain string (English only) or its text per language, {"en": ..., "ja": ...}."""
+    if isinstance(value, str):
+        return plain_label(value)
+    if not isinstance(value, Mapping):
+        raise GameDataError(f"{where}: expected a string or texts by language, got {value!r}")
+    for language, text in value.items():
+        if not isinstance(language, str) or not _LANGUAGE.match(language):
+            raise GameDataError(f"{where}: {language!r} is not a language code (such as 'en' or 'ja')")
+        if not isinstance(text, str):
+            raise GameDataError(f"{where}.{language}: expected a string, got {text!r}")
+    if "en" not in value:
+        raise GameDataError(f"{where}: the English text ('en') is missing")
+    return Label(value)
+
+
+def _need_label(data: Mapping[str, Any], key: str, where: str) -> Label:
+    if key not in data:
+        raise GameDataError(f"{where}: missing key {key!r}")
+    return _label(data[key], f"{where}.{key}")
+
+
 def _choices(raw: list[Any], where: str) -> tuple[Choice, ...]:
     return tuple(
-        Choice(_need(c, "key", str, f"{where}[{i}]"), _need(c, "label", str, f"{where}[{i}]"))
+        Choice(_need(c, "key", str, f"{where}[{i}]"), _need_label(c, "label", f"{where}[{i}]"))
         for i, c in enumerate(raw)
     )
 
@@ -157,7 +214,7 @@ def _card_field(raw: Mapping[str, Any], types: tuple[str, ...], where: str) -> C
         raise GameDataError(f"{where}.choices: a field of kind 'choices' needs choices, and only it")
     return CardField(
         key=_need(raw, "key", str, where),
-        label=_need(raw, "label", str, where),
+        label=_need_label(raw, "label", where),
         kind=kind,
         types=field_types,
         required=bool(raw.get("required", False)),
@@ -169,13 +226,13 @@ def _card_field(raw: Mapping[str, Any], types: tuple[str, ...], where: str) -> C
 
 def _section(raw: Mapping[str, Any], where: str) -> Section:
     heading = raw.get("heading")
-    if heading is not None and not isinstance(heading, str):
-        raise GameDataError(f"{where}.heading: expected a string or null, got {heading!r}")
-    noun = raw.get("noun", "")
-    if not isinstance(noun, str):
-        raise GameDataError(f"{where}.noun: expected a string, got {noun!r}")
+    noun = raw.get("noun")
     return Section(
-        _need(raw, "key", str, where), _need(raw, "label", str, where), heading, bool(raw.get("identity")), noun
+        _need(raw, "key", str, where),
+        _need_label(raw, "label", where),
+        None if heading is None else _label(heading, f"{where}.heading"),
+        bool(raw.get("identity")),
+        None if noun is None else _label(noun, f"{where}.noun"),
     )
 
 
@@ -186,8 +243,9 @@ _DRAW_SWITCHES = ("mulligan", "first_player_skips_first_draw")
 
 def _draw(raw: Mapping[str, Any], slug: str) -> Mapping[str, Any]:
     """The draw pattern, its numbers checked (a ruler-set pattern is checked with the ruler's data)."""
+    raw = {**raw, "source": _label(raw.get("source", ""), f"{slug}: draw.source")}
     if raw.get("kind") is not None:
-        return MappingProxyType(dict(raw))
+        return MappingProxyType(raw)
     for key in _DRAW_COUNTS:
         value = raw.get(key, 0)
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
@@ -196,7 +254,7 @@ def _draw(raw: Mapping[str, Any], slug: str) -> Mapping[str, Any]:
     for key in _DRAW_SWITCHES:
         if not isinstance(raw.get(key, False), bool):
             raise GameDataError(f"{slug}: draw.{key}: expected true or false, got {raw[key]!r}")
-    return MappingProxyType(dict(raw))
+    return MappingProxyType(raw)
 
 
 def _rule(raw: Mapping[str, Any], where: str) -> GameRule:
@@ -204,7 +262,8 @@ def _rule(raw: Mapping[str, Any], where: str) -> GameRule:
     if code is not None and not isinstance(code, str):
         raise GameDataError(f"{where}.code: expected a string or null, got {code!r}")
     params = {k: v for k, v in raw.items() if k not in ("code", "kind", "source")}
-    return GameRule(code, _need(raw, "kind", str, where), MappingProxyType(params), str(raw.get("source", "")))
+    source = _label(raw.get("source", ""), f"{where}.source")
+    return GameRule(code, _need(raw, "kind", str, where), MappingProxyType(params), source)
 
 
 # The keys parse_game reads; any other top-level key is kept in GameDefinition.extra.
@@ -229,8 +288,8 @@ _KNOWN = frozenset(
 def _assumptions(raw: list[Any], slug: str) -> tuple[Assumption, ...]:
     return tuple(
         Assumption(
-            _need(a, "about", str, f"{slug}: assumptions[{i}]"),
-            _need(a, "text", str, f"{slug}: assumptions[{i}]"),
+            _need_label(a, "about", f"{slug}: assumptions[{i}]"),
+            _need_label(a, "text", f"{slug}: assumptions[{i}]"),
             a.get("rule"),
         )
         for i, a in enumerate(raw)
@@ -241,7 +300,7 @@ def parse_game(data: Mapping[str, Any]) -> GameDefinition:
     """A game definition from a decoded data/games/<slug>.json; GameDataError names what is wrong."""
     slug = _need(data, "game", str, "game file")
     types = tuple(
-        CardType(_need(t, "key", str, f"{slug}: card_types[{i}]"), _need(t, "label", str, f"{slug}: card_types[{i}]"))
+        CardType(_need(t, "key", str, f"{slug}: card_types[{i}]"), _need_label(t, "label", f"{slug}: card_types[{i}]"))
         for i, t in enumerate(_need(data, "card_types", list, slug))
     )
     type_keys = tuple(t.key for t in types)
@@ -255,8 +314,8 @@ def parse_game(data: Mapping[str, Any]) -> GameDefinition:
     assumptions = _assumptions(data.get("assumptions", []), slug)
     game = GameDefinition(
         slug=slug,
-        name=_need(data, "name", str, slug),
-        source=str(data.get("source", "")),
+        name=_need_label(data, "name", slug),
+        source=_label(data.get("source", ""), f"{slug}: source"),
         card_types=types,
         card_fields=fields,
         sections=sections,

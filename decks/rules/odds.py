@@ -252,7 +252,7 @@ PICKED = "picked"
 TYPE_GROUP = "type:"
 
 
-def _group(key: str, label: str, copies: Mapping[str, int], names: Iterable[str]) -> CardGroup:
+def _group(key: str, label: Wording | str, copies: Mapping[str, int], names: Iterable[str]) -> CardGroup:
     chosen = tuple(sorted(set(names)))
     return CardGroup(key, label, sum(copies[n] for n in chosen), chosen)
 
@@ -321,7 +321,12 @@ def game_deck_groups(game: GameDefinition, deck: DeckSnapshot) -> list[CardGroup
         facts[entry.card.name] = entry.card
     cards = list(facts.values())
     groups = [
-        _group(f"{TYPE_GROUP}{t.key}", f"{t.label} cards", copies, (c.name for c in cards if c.type == t.key))
+        _group(
+            f"{TYPE_GROUP}{t.key}",
+            Wording(gettext_noop("%(type)s cards"), {"type": t.label}),
+            copies,
+            (c.name for c in cards if c.type == t.key),
+        )
         for t in game.card_types
     ]
     for field in game.card_fields:
@@ -329,7 +334,7 @@ def game_deck_groups(game: GameDefinition, deck: DeckSnapshot) -> list[CardGroup
             groups += [
                 _group(
                     f"{field.key}:{choice.key}",
-                    f"{field.label}: {choice.label}",
+                    Wording(gettext_noop("%(field)s: %(value)s"), {"field": field.label, "value": choice.label}),
                     copies,
                     (c.name for c in cards if _has(c, field.key, choice.key)),
                 )
@@ -342,7 +347,7 @@ def game_deck_groups(game: GameDefinition, deck: DeckSnapshot) -> list[CardGroup
             groups += [
                 _group(
                     f"{field.key}-{n}",
-                    f"{field.label} {n} or less",
+                    Wording(gettext_noop("%(field)s %(n)s or less"), {"field": field.label, "n": n}),
                     copies,
                     (c.name for c in cards if _at_most(c, field.key, n)),
                 )

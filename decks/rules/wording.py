@@ -13,7 +13,7 @@ that show a message to a player need to know it can be worded again.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
 
@@ -43,6 +43,8 @@ def _identity(value: object) -> object:
         return (Wording, value.template, tuple((k, _identity(v)) for k, v in value.values.items()))
     if isinstance(value, tuple):
         return tuple(_identity(v) for v in value)
+    if isinstance(value, Label):
+        return (Label, value.key)
     # By type too: 1, 1.0 and True are equal keys but read "1", "1.0" and "True".
     return value if type(value) is str else (type(value), value)
 
@@ -106,3 +108,53 @@ class Wording(str):
     def __reduce__(self) -> tuple[object, ...]:
         # Pickled (cached reports) as its template and values, not as the plain English text.
         return (Wording, (self.template, dict(self.values)))
+
+
+class Label(str):
+    """A word the game's data gives per language (a section's, a card type's, a colour's label; an assumption;
+    a rule's source): its str is the English text, `texts` every language's, by language code ("en", "ja").
+
+    Like a Wording it *is* its English text, so the engine compares, sorts and joins it as before; the
+    Django side (decks/wording.py) shows it in the player's language. A language the data does not
+    give reads the English text.
+    """
+
+    texts: Mapping[str, str]
+    # Every language's text, in a fixed order: what tells two Labels of the same English text apart.
+    key: tuple[tuple[str, str], ...]
+
+    def __new__(cls, texts: Mapping[str, str]) -> Label:
+        if not isinstance(texts.get("en"), str):
+            raise ValueError(f"a label needs its English text ('en'), got {dict(texts)!r}")
+        self = super().__new__(cls, texts["en"])
+        self.texts = MappingProxyType(dict(texts))
+        self.key = tuple(sorted(self.texts.items()))
+        return self
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (Label, (dict(self.texts),))
+
+    def in_language(self, language: str) -> str:
+        """The text in `language` (a code such as "ja"), the English text where the data gives none."""
+        return self.texts.get(language) or self.texts["en"]
+
+    def mapped(self, english: Callable[[str], str], **others: Callable[[str], str]) -> Label:
+        """A Label made from this one, each language's text changed by its function (the same text where none)."""
+        changes = {"en": english, **others}
+        return Label({lang: changes.get(lang, _same)(text) for lang, text in self.texts.items()})
+
+
+def _same(text: str) -> str:
+    return text
+
+
+def plain_label(text: str) -> Label:
+    """A label given in English only (a game file's plain string)."""
+    return Label({"en": text})
+
+
+def lower_case(label: str) -> str:
+    """A label as a sentence's English shows it ("colour", not "Colour"); other languages' texts unchanged."""
+    if isinstance(label, Label):
+        return label.mapped(str.lower)
+    return label.lower()

@@ -26,7 +26,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
 from cards.catalog import CATALOG_MODELS, catalog_token
-from decks.rules.wording import Wording
+from decks.rules.wording import Label, Wording
 
 register = template.Library()
 
@@ -64,6 +64,8 @@ _keyers: dict[type, Callable[[Any], Hashable]] = {}
 def _keyer(kind: type) -> Callable[[Any], Hashable]:
     if issubclass(kind, Wording):
         return _wording_key
+    if issubclass(kind, Label):
+        return _label_key
     if dataclasses.is_dataclass(kind):
         if _plain_dataclass(kind):
             # Its own key: its equality and hash compare every field (checked plain in the tests: _trusted). Taken
@@ -342,6 +344,11 @@ def _itself(value: Any) -> Hashable:
     return value  # type: ignore[no-any-return]
 
 
+def _label_key(value: Label) -> Hashable:
+    """A game's label by every language's text (two games' "Unit" could read two ways in Japanese)."""
+    return (Label, value.key)
+
+
 def _wording_key(value: object) -> Hashable:
     """A message as its template and values (each nested Wording the same), by type: what `word` reads."""
     if isinstance(value, Wording):
@@ -353,6 +360,8 @@ def _wording_key(value: object) -> Hashable:
         return known
     if isinstance(value, tuple):
         return tuple(_wording_key(v) for v in value)
+    if isinstance(value, Label):
+        return (Label, value.key)
     # By type too: 1, 1.0 and True are equal keys but read "1", "1.0" and "True".
     return value if type(value) is str else (type(value), value)
 

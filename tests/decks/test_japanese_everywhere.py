@@ -1,0 +1,143 @@
+"""A Japanese player meets no English interface word, in any game; an English player no Japanese.
+
+Each page a player opens is rendered in Japanese, for a deck of each game, and its visible text
+(and the attributes a player reads: title, aria-label, placeholder, alt, a button's value) is
+searched for a word of three or more Latin letters. Allowed are the game's own abbreviations and
+the names the data gives in no Japanese form (cards, rulers, factions, attributes, collector
+numbers, the player's own names). The same pages in English must hold no Japanese text other
+than such names.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from html.parser import HTMLParser
+
+import pytest
+
+from tests.decks.factories import gambit_draft, game_deck, runners_draft
+
+pytestmark = pytest.mark.django_db
+
+# The game's and the web's abbreviations, read the same in both languages, and the site's name.
+ALLOWED = frozenset({"CNT", "ATK", "STK", "HP", "API", "JSON", "CSV", "URL", "QR", "Lv", "Gatesite"})
+LATIN_WORD = re.compile(r"[A-Za-z]{3,}")
+JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff01-\uff5e\u3001\u3002]")
+# Attributes whose value a player reads.
+READ_ATTRIBUTES = frozenset({"title", "aria-label", "placeholder", "alt"})
+
+
+class _VisibleText(HTMLParser):
+    """The text a player sees or hears: no script, style or hidden template, no markup."""
+
+    SKIPPED = frozenset({"script", "style", "template"})
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self._skipping: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self.SKIPPED:
+            self._skipping.append(tag)
+        values = dict(attrs)
+        for name, value in attrs:
+            if value and (name in READ_ATTRIBUTES or (name == "value" and values.get("type") in ("submit", "button"))):
+                self.parts.append(value)
+
+    def handle_endtag(self, tag: str) -> None:
+        if self._skipping and self._skipping[-1] == tag:
+            self._skipping.pop()
+
+    def handle_data(self, data: str) -> None:
+        if not self._skipping:
+            self.parts.append(data)
+
+
+def visible_text(html: str) -> str:
+    parser = _VisibleText()
+    parser.feed(html)
+    return "\n".join(parser.parts)
+
+
+def data_names(japanese: bool) -> list[str]:
+    """The names the data gives in one language only, longest first (so a longer name goes before its part)."""
+    from django.contrib.auth import get_user_model
+
+    from cards.models import Attribute, Card, CardSet, Faction, Printing, Ruler
+
+    names: set[str] = set()
+    for model in (Card, Faction, Ruler):
+        rows = model.objects.values_list("name", "name_ja")
+        # In Japanese, an English name is allowed only where no Japanese one exists; in English, a
+        # Japanese-only name (a card the source names only in Japanese) stands as the source writes it.
+        names.update(name for name, name_ja in rows if not (japanese and name_ja))
+    names.update(Attribute.objects.values_list("name", flat=True))
+    names.update(Printing.objects.values_list("collector_number", flat=True))
+    names.update(CardSet.objects.values_list("code", flat=True))
+    names.update(CardSet.objects.values_list("name", flat=True))
+    names.update(get_user_model().objects.values_list("username", flat=True))
+    names.update(get_user_model().objects.values_list("email", flat=True))
+    return sorted((n for n in names if n), key=len, reverse=True)
+
+
+def english_words(html: str, names: list[str]) -> list[str]:
+    text = visible_text(html)
+    for name in names:
+        text = text.replace(name, " ")
+    return sorted({w for w in LATIN_WORD.findall(text) if w not in ALLOWED})
+
+
+def japanese_words(html: str, names: list[str]) -> list[str]:
+    text = visible_text(html)
+    for name in names:
+        text = text.replace(name, " ")
+    return sorted({line.strip() for line in text.splitlines() if JAPANESE.search(line)})
+
+
+def pages(client, decks) -> Iterator[tuple[str, str]]:
+    """(what, html) for every page the issue names, over the decks of each game."""
+    yield "home", client.get("/").content.decode()
+    for game, deck in decks.items():
+        p = deck.public_id
+        yield f"{game} editor", client.get(f"/decks/{p}/edit/").content.decode()
+        yield f"{game} deck page", client.get(f"/d/{p}/").content.decode()
+        yield f"{game} version page", client.get(f"/d/{p}/v/1/").content.decode()
+        link = client.get(f"/decks/{p}/share/")["Location"]
+        yield f"{game} link page", client.get(link).content.decode()
+        yield f"{game} registration sheet", client.get(f"/d/{p}/sheet/").content.decode()
+        yield f"{game} draw odds", client.get(f"/decks/{p}/odds/").content.decode()
+        yield f"{game} text export", client.get(f"/d/{p}/export.txt").content.decode()
+        yield f"{game} import page", client.get(f"/decks/{p}/import/").content.decode()
+    yield "stats", client.get("/stats/").content.decode()
+    for number in ("2025PS01-001", "RGT-001", "GRT-001"):
+        yield f"card page {number}", client.get(f"/cards/{number}/").content.decode()
+    yield "my decks", client.get("/decks/").content.decode()
+    yield "browse", client.get("/decks/browse/").content.decode()
+
+
+@pytest.fixture
+def decks(practice_set, game_catalog, user, client):
+    from decks.models import DeckDraft
+
+    gate_ruler = DeckDraft(name="練習", ruler="apprentice", main={"2025PS01-001": 2, "2025PS01-002": 1})
+    client.force_login(user)
+    return {
+        "gate-ruler": game_deck(user, gate_ruler),
+        "rulers-gambit": game_deck(user, gambit_draft(name="炎", main={"RGT-011": 3, "RGT-040": 1})),
+        "gaterunners": game_deck(user, runners_draft(name="走者", others={"hero": {"GRT-001": 1}})),
+    }
+
+
+def test_a_japanese_player_meets_no_english_word(client, decks):
+    client.cookies["django_language"] = "ja"
+    names = data_names(japanese=True)
+    found = {what: english_words(html, names) for what, html in pages(client, decks)}
+    assert {what: words for what, words in found.items() if words} == {}
+
+
+def test_dbg(client, decks):
+    import sys; sys.path.insert(0, "/tmp"); import dbg
+    dbg.report(client, decks, True)
+    dbg.report(client, decks, False)
