@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from django.utils.text import slugify
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 
 from decks.rules.games import GameDefinition
 
 from .games import default_game_slug, game_get
 from .models import Card, CardType, field_value_display
-from .names import attribute_names_ordered, localized_name
+from .names import attribute_names_ordered, label_text, localized_name
 
 # The field shown large in the corner, where Gate Ruler shows the level: the first of these the card has.
 CORNER_KEYS = ("cost", "level")
@@ -60,17 +60,18 @@ def card_face_of(
         value = fields.get(field.key)
         if card_type not in field.types or value is None or value == "":
             continue
-        labels = {c.key: c.label for c in field.choices}
+        labels = {c.key: label_text(c.label) for c in field.choices}
+        label = label_text(field.label)
         if field.kind == "bool":
-            marks.extend([field.label] if value else [])
+            marks.extend([label] if value else [])
         elif field.kind == "int" and corner is None and field.key in CORNER_KEYS:
-            corner = (field.label, value)
+            corner = (label, value)
         elif field.kind == "int":
-            stats.append((field.label, value))
+            stats.append((label, value))
         elif field.many and isinstance(value, list | tuple):
             colours.extend((str(v), labels.get(v, str(v))) for v in value)
         else:
-            tags.append(f"{field.label}: {labels.get(value, value)}")
+            tags.append(field_and_value(label, labels.get(value, value)))
     return CardFace(game.slug, name, type_label, corner, tuple(stats), tuple(marks), tuple(colours), tuple(tags))
 
 
@@ -82,13 +83,19 @@ def card_game_fields(card: Card) -> list[tuple[str, str]]:
         if card.type not in field.types:
             continue
         value = card.fields.get(field.key)
-        labels = {c.key: c.label for c in field.choices}
+        labels = {c.key: label_text(c.label) for c in field.choices}
         if isinstance(value, list):
             value = [labels.get(v, v) for v in value]
         elif isinstance(value, str):
             value = labels.get(value, value)
-        rows.append((field.label, field_value_display(value)))
+        rows.append((label_text(field.label), field_value_display(value)))
     return rows
+
+
+def field_and_value(label: str, value: object) -> str:
+    """A card's field and its value in a line of words ("Race: Golem"; Japanese 種族:ゴーレム)."""
+    # Translators: a card's field and its value on a deck line or a card face ("COST: 2").
+    return pgettext("card field", "%(field)s: %(value)s") % {"field": label, "value": value}
 
 
 def card_type_label(card: Card) -> str:
@@ -107,7 +114,7 @@ def _fields_face(card: Card | None, facts: Any = None, facts_game: Any = None) -
         name=facts.name,
         card_type=facts.type,
         fields=facts.fields,
-        type_label=facts_game.type_label(facts.type),
+        type_label=label_text(facts_game.type_label(facts.type)),
     )
 
 
@@ -197,7 +204,7 @@ def _column_rows(card: Card, game: GameDefinition) -> list[tuple[str, object]]:
 
 
 def _field_rows(card: Card, game: GameDefinition) -> list[tuple[str, object]]:
-    return [(gettext("Game"), game.name), (gettext("Type"), card_type_label(card)), *card_game_fields(card)]
+    return [(gettext("Game"), label_text(game.name)), (gettext("Type"), card_type_label(card)), *card_game_fields(card)]
 
 
 _COLUMNS = _FactsShown(
@@ -205,7 +212,9 @@ _COLUMNS = _FactsShown(
     rows=_column_rows,
     type_label=lambda card, game: str(card.get_type_display()),  # the model's choices, translated
 )
-_FIELDS = _FactsShown(face=_fields_face, rows=_field_rows, type_label=lambda card, game: game.type_label(card.type))
+_FIELDS = _FactsShown(
+    face=_fields_face, rows=_field_rows, type_label=lambda card, game: label_text(game.type_label(card.type))
+)
 _FACTS_SHOWN = {"ruler": _COLUMNS, "card": _FIELDS}
 
 

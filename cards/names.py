@@ -13,6 +13,8 @@ from collections.abc import Iterable
 
 from django.utils.translation import get_language
 
+from decks.rules.wording import Label
+
 from .catalog import catalog_token
 from .models import Card, Faction, Ruler
 
@@ -41,8 +43,19 @@ def japanese_name(name: str) -> str:
 
 
 def localized_name(name: str) -> str:
-    """A ruler's, faction's or card's name in the active language (English when no translation exists)."""
+    """A ruler's, faction's or card's name in the active language (English when no translation exists); a game's
+    name (a Label of its data file) as the data gives it in that language."""
+    if isinstance(name, Label):
+        return label_text(name)
     return japanese_name(name) if (get_language() or "").split("-")[0] == "ja" else name
+
+
+def label_text(label: str) -> str:
+    """A label of a game's data (a section's, a card type's, a field's: a Label) in the active language; a plain
+    string as it is."""
+    if isinstance(label, Label):
+        return label.in_language((get_language() or "en").split("-")[0])
+    return label
 
 
 # Kana, CJK ideographs and full-width forms: a name written in Japanese.

@@ -17,6 +17,7 @@ from functools import cached_property
 
 from django.utils.translation import gettext, gettext_noop, pgettext
 
+from cards.card_face import field_and_value
 from cards.rules_selectors import RulesChoice
 from decks.drafts import DraftJudgement, deck_draft_judge
 from decks.models import DeckDraft
@@ -181,8 +182,7 @@ def card_fields_in_words(game: GameDefinition, card: CardFacts) -> str:
         values = value if isinstance(value, tuple | list) else (value,)
         # Translators: how a list of names is joined ("A, B, C"; Japanese uses 、).
         shown = pgettext("list separator", ", ").join(word(labels[v]) if v in labels else str(v) for v in values)
-        # Translators: a card's field and its value on a deck line ("COST: 2").
-        words.append(pgettext("card field", "%(field)s: %(value)s") % {"field": word(field.label), "value": shown})
+        words.append(field_and_value(word(field.label), shown))
     return " · ".join(words)
 
 

@@ -53,8 +53,6 @@ def word_stored(text: str) -> str:
 
 def game_name(name: str) -> str:
     """A game's, ruler's, faction's or card's name in the active language (English when no translation exists)."""
-    if isinstance(name, Label):
-        return name.in_language(_language())
     return localized_name(name)
 
 

@@ -10,7 +10,7 @@ from datetime import date
 from typing import Any
 
 from django.db.models import F, Q
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 
 from cards.games import UnknownGameError, default_game, game_get, games
 from cards.models import Attribute, Card, Geas, Printing, Ruler
@@ -22,6 +22,7 @@ from decks.decklists.text import (
     LineError,
     ParsedDeck,
     TextCard,
+    TextWords,
     Vocabulary,
     format_deck_text,
     format_game_deck_text,
@@ -31,16 +32,17 @@ from decks.decklists.text import (
 from decks.models import MAX_LINE_COUNT, DeckDraft
 from decks.rules.games import GameDefinition
 from decks.rules.ruleset import RulesInForce
-from decks.wording import word
+from decks.wording import game_name, word
 from gatesite.clock import site_today
 from gatesite.errors import ApplicationError
 
 
 def _games_vocabulary() -> dict[str, str]:
-    """The names and slugs a `Game:` line may use, each for its game's slug."""
+    """The names (in every language the data gives) and slugs a `Game:` line may use, each for its game's slug."""
     names: dict[str, str] = {}
     for slug, game in games().items():
-        names.setdefault(game.name, slug)
+        for name in (game.name, *game.name.texts.values()):
+            names.setdefault(name, slug)
         names.setdefault(slug, slug)
     return names
 
@@ -75,8 +77,13 @@ def _ruler_words(game: GameDefinition) -> dict[str, Any]:
 
 def _section_words(game: GameDefinition) -> dict[str, Any]:
     """The headings (and labels) of the game's sections that lists write under a heading."""
-    headings = {s.heading: s.key for s in game.sections if s.heading}
-    headings.update({s.label: s.key for s in game.sections if s.heading})
+    headings: dict[str, str] = {}
+    for section in game.sections:
+        if section.heading:
+            # Every language's heading and label: a list exported in Japanese reads back in an English session too.
+            for word_of in (section.heading, section.label):
+                for text in (word_of, *word_of.texts.values()):
+                    headings.setdefault(text, section.key)
     return {"sections": headings}
 
 
@@ -87,8 +94,9 @@ def deck_draft_text(*, draft: DeckDraft) -> str:
     facts = card_facts_by_number(game, draft.numbers())
 
     def cards(section: str) -> list[TextCard]:
+        # Each card by the name the player reads (Japanese where the card has one): the reader knows both.
         return [
-            TextCard(count, facts[number].name, facts[number].type, facts[number].level)
+            TextCard(count, game_name(facts[number].name), facts[number].type, facts[number].level)
             for number, count in draft.section(section).items()
             if number in facts
         ]
@@ -99,6 +107,7 @@ def deck_draft_text(*, draft: DeckDraft) -> str:
 def _ruler_text(draft: DeckDraft, game: GameDefinition, cards: Callable[[str], list[TextCard]]) -> str:
     """Its headings (ruler, geas, attribute, rules date), then the deck by type and its resources."""
     ruler = Ruler.objects.filter(slug=draft.ruler).values_list("name", flat=True).first() or draft.ruler
+    ruler = game_name(ruler)
     geas = None
     if draft.geas:
         geas = Geas.objects.filter(slug=draft.geas).values_list("name", flat=True).first() or draft.geas
@@ -110,17 +119,40 @@ def _ruler_text(draft: DeckDraft, game: GameDefinition, cards: Callable[[str], l
         name=draft.name,
         main=cards("main"),
         resources=cards("resources"),
+        words=list_words(),
     )
 
 
 def _sections_text(draft: DeckDraft, game: GameDefinition, cards: Callable[[str], list[TextCard]]) -> str:
     """`Game:`, the main deck by type and each other section under its heading."""
     return format_game_deck_text(
-        game=game.name,
+        game=game_name(game.name),
         name=draft.name,
         main=cards("main"),
-        sections=[(s.heading, cards(s.key)) for s in game.sections if s.heading],
-        type_labels={t.key: t.label for t in game.card_types},
+        sections=[(word(s.heading), cards(s.key)) for s in game.sections if s.heading],
+        type_labels={t.key: word(t.label) for t in game.card_types},
+        words=list_words(),
+    )
+
+
+def list_words() -> TextWords:
+    """A written list's words in the active language (the reader, decks.decklists.text, knows every language's)."""
+    return TextWords(
+        ruler=pgettext("deck list", "Ruler"),
+        geas=pgettext("deck list", "Geas"),
+        attribute=pgettext("deck list", "Attribute"),
+        rules_date=pgettext("deck list", "Rules date"),
+        resources=pgettext("deck list", "Resources"),
+        game=pgettext("deck list", "Game"),
+        other=pgettext("deck list", "Other"),
+        # Translators: what follows a heading in a deck list ("Ruler: Apprentice"): Japanese, the full-width colon alone.
+        colon=pgettext("deck list", ": "),
+        type_headings={
+            "unit": pgettext("deck list", "Units"),
+            "event": pgettext("deck list", "Events"),
+            "field": pgettext("deck list", "Fields"),
+            "energy": pgettext("deck list", "Energy"),
+        },
     )
 
 

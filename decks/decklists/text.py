@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from cards.folding import fold
-from decks.decklists.text_format import TYPE_HEADINGS, TextCard, format_deck_text, format_game_deck_text
+from decks.decklists.text_format import TYPE_HEADINGS, TextCard, TextWords, format_deck_text, format_game_deck_text
 from decks.decklists.text_words import (
     _BAD_COUNT,
     _NAME_REFUSED,
@@ -61,6 +61,7 @@ __all__ = [
     "ParsedDeck",
     "TextCard",
     "TextLine",
+    "TextWords",
     "Vocabulary",
     "format_deck_text",
     "format_game_deck_text",
@@ -198,12 +199,24 @@ _COUNT_ONLY_FIRST = re.compile(r"^(\d+)\s+(\S.*)$")
 _COUNT_X_FIRST = re.compile(r"^[x×](\d+)\s+(\S.*)$", re.IGNORECASE)
 _COUNT_LAST = re.compile(r"^(\S.*?)\s+[x×]\s*(\d+)$", re.IGNORECASE)
 _HEADING = re.compile(r"^([^\d:：][^:：]*?)\s*[:：]\s*(.*)$")
-_SECTION = re.compile(r"^(resources?|main|main deck|deck)\s*(?:\(\s*\d*\s*\))?\s*[:：]?\s*(?:#.*|\d*\s*(?:cards?)?)$")
+_SECTION = re.compile(
+    r"^(resources?|main|main deck|deck|リソース|メインデッキ|デッキ)\s*(?:\(\s*\d*\s*\))?\s*[:：]?\s*(?:#.*|\d*\s*(?:cards?|枚)?)$"
+)
 # Group headings players copy from other lists ("Units (40)"): nothing to read in them.
 _GROUP = re.compile(
-    r"^(units?|events?|fields?|energy|other|ユニット|イベント|フィールド)\s*(?:\(\s*\d*\s*\))?\s*[:：]?$"
+    r"^(units?|events?|fields?|energy|other|ユニット|イベント|フィールド|エナジー|その他)\s*(?:\(\s*\d*\s*\))?\s*[:：]?$"
 )
-_SECTIONS = {"resource": RESOURCES, "resources": RESOURCES, "main": MAIN, "main deck": MAIN, "deck": MAIN}
+_SECTIONS = {
+    "resource": RESOURCES,
+    "resources": RESOURCES,
+    "main": MAIN,
+    "main deck": MAIN,
+    "deck": MAIN,
+    # The Japanese lists' words (the export writes them for a Japanese page: decks.decklists.selectors).
+    "リソース": RESOURCES,
+    "メインデッキ": MAIN,
+    "デッキ": MAIN,
+}
 _HEADINGS = {
     "ruler": "ruler",
     "geas": "geas",
@@ -218,12 +231,16 @@ _HEADINGS = {
     "ルーラー": "ruler",
     "ギアス": "geas",
     "属性": "attribute",
+    "ユニットの属性": "attribute",
+    "ルールの日付": "rules_date",
+    "デッキ名": "name",
+    "ゲーム": "game",
 }
 # A game's section heading alone on its line ("Gates:", "Kingdom (1):", "Hero: # 1"), or with one card after it.
 _GAME_SECTION = re.compile(r"^([^\d:：#][^:：]*?)\s*(?:\(\s*\d*\s*\))?\s*[:：]\s*(.*)$")
 _NOTHING = re.compile(r"^(?:#.*|\d*\s*(?:cards?)?)$", re.IGNORECASE)
 # Every game's main deck answers to these headings besides its own.
-_MAIN_HEADINGS = {"main": MAIN, "main deck": MAIN, "deck": MAIN}
+_MAIN_HEADINGS = {"main": MAIN, "main deck": MAIN, "deck": MAIN, "メインデッキ": MAIN, "デッキ": MAIN}
 _NONE = {"", "none", "-", "—", "no geas", "なし"}
 
 

@@ -4,18 +4,23 @@ from __future__ import annotations
 
 import django_filters
 from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.utils.functional import lazy
 
 from cards.games import games
 from cards.models import Card, Printing
+from cards.names import localized_name
 from decks.models import SECTIONS, Deck, DeckCard, Section
 from gatesite.filters import StrictBooleanFilter, StrictChoiceFilter
+
+_name_shown = lazy(localized_name, str)
 
 
 class DeckFilter(django_filters.FilterSet):
     """?game=rulers-gambit&ruler=apprentice&geas=oath-of-…&faction=volnar&card=Ember%20Squire&legal=true&sort=newest|most_copied."""
 
     game = StrictChoiceFilter(
-        choices=[(slug, game.name) for slug, game in games().items()],
+        # Each game's name in the language of the page that draws the choice (lazily: the list is made once).
+        choices=[(slug, _name_shown(game.name)) for slug, game in games().items()],
         field_name="game",
         help_text="The deck's game (data/games/<slug>.json): gate-ruler, rulers-gambit or gaterunners.",
     )

@@ -16,7 +16,7 @@ from .games import GameDefinition, GameRule
 from .rule_hints import ordinal
 from .rule_meters import Meter, names_shown
 from .types import CardFacts, Violation
-from .wording import Wording, gettext_noop
+from .wording import Label, Wording, chained, either, gettext_noop, labels_joined, lower_case
 
 # ---------------------------------------------------------------- section_size
 
@@ -86,7 +86,7 @@ def meter_section_size(j: Judging, rule: GameRule) -> list[Meter]:
 
 
 def _types_words(game: GameDefinition, types: Sequence[str]) -> str:
-    return " or ".join(game.type_label(t) for t in types)
+    return either([game.type_label(t) for t in types])
 
 
 def check_section_types(j: Judging, rule: GameRule) -> list[Violation]:
@@ -100,7 +100,7 @@ def check_section_types(j: Judging, rule: GameRule) -> list[Violation]:
             words = {
                 "types": _types_words(j.game, allowed[section.key]),
                 "section": section.called(),
-                "cards": ", ".join(wrong),
+                "cards": tuple(wrong),
             }
             wording = Wording(gettext_noop("Only %(types)s cards go in the %(section)s: %(cards)s."), words)
             out.append(Violation.worded(_code(rule), wording, tuple(wrong), rule.source))
@@ -144,9 +144,8 @@ def hint_max_copies(j: Judging, rule: GameRule, card: CardFacts, section: str) -
     after = j.tally.copies(card.name, sections) + 1
     if after <= rule.params["max"]:
         return None
-    return Wording(
-        gettext_noop("would be a %(nth)s copy; at most %(max)s"), {"nth": ordinal(after), "max": rule.params["max"]}
-    )
+    words = {"nth": ordinal(after), "n": after, "max": rule.params["max"]}
+    return Wording(gettext_noop("would be a %(nth)s copy; at most %(max)s"), words)
 
 
 def meter_max_copies(j: Judging, rule: GameRule) -> list[Meter]:
@@ -182,11 +181,11 @@ def identity_allows(j: Judging, rule: GameRule) -> tuple[str, frozenset[str]] | 
     return names[0], frozenset(card_values(j.tally.cards[names[0]], rule.params["field"]))
 
 
-def _shown(j: Judging, rule: GameRule, values: Sequence[str]) -> str:
-    """Choice values as players read them ("red/green"): each choice's label, lower-cased in a sentence."""
+def _shown(j: Judging, rule: GameRule, values: Sequence[str]) -> Label:
+    """Choice values as players read them ("red/green"): each choice's label, lower-cased in an English sentence."""
     field = j.game.card_field(rule.params["field"])
-    labels = {c.key: c.label.lower() for c in field.choices} if field is not None else {}
-    return "/".join(labels.get(v, v) for v in values)
+    labels = {c.key: lower_case(c.label) for c in field.choices} if field is not None else {}
+    return labels_joined("/", [labels.get(v, v) for v in values])
 
 
 def _outside(j: Judging, rule: GameRule, allowed: frozenset[str]) -> list[str]:
@@ -208,7 +207,13 @@ def check_identity_choices(j: Judging, rule: GameRule) -> list[Violation]:
         "section": j.game.section(rule.params["identity"]).label,
         "identity": name,
         "allowed": _shown(j, rule, card_values(j.tally.cards[name], field)),
-        "cards": ", ".join(f"{n} ({_shown(j, rule, card_values(j.tally.cards[n], field))})" for n in outside),
+        "cards": tuple(
+            Wording(
+                gettext_noop("%(name)s (%(values)s)"),
+                {"name": n, "values": _shown(j, rule, card_values(j.tally.cards[n], field))},
+            )
+            for n in outside
+        ),
     }
     wording = Wording(
         gettext_noop("%(field)s not allowed by the %(section)s %(identity)s (%(allowed)s): %(cards)s."), words
@@ -239,7 +244,7 @@ def _hint_new_identity(j: Judging, rule: GameRule, card: CardFacts) -> Wording |
     outside = _outside(j, rule, frozenset(card_values(card, rule.params["field"])))
     if not outside:
         return None
-    words = {"section": j.game.section(rule.params["section"]).called(), "cards": ", ".join(outside)}
+    words = {"section": j.game.section(rule.params["section"]).called(), "cards": tuple(outside)}
     return Wording(gettext_noop("would not allow %(cards)s in the %(section)s"), words)
 
 
@@ -276,14 +281,20 @@ def describe_section_size(game: GameDefinition, rule: GameRule) -> Wording:
 
 def describe_section_types(game: GameDefinition, rule: GameRule) -> Wording:
     allowed: dict[str, list[str]] = rule.params["allowed"]
-    parts = [f"{s.called()}: {_types_words(game, allowed[s.key])}" for s in game.sections if s.key in allowed]
-    return Wording(
-        gettext_noop("Each section takes only its card types (%(sections)s)."), {"sections": "; ".join(parts)}
-    )
+    parts = [
+        Wording(
+            gettext_noop("%(section)s: %(types)s"), {"section": s.called(), "types": _types_words(game, allowed[s.key])}
+        )
+        for s in game.sections
+        if s.key in allowed
+    ]
+    sections = chained(gettext_noop("%(first)s; %(rest)s"), parts)
+    return Wording(gettext_noop("Each section takes only its card types (%(sections)s)."), {"sections": sections})
 
 
 def describe_max_copies(game: GameDefinition, rule: GameRule) -> Wording:
-    sections = " and the ".join(game.section(key).called() for key in copy_sections(game, rule))
+    called = [game.section(key).called() for key in copy_sections(game, rule)]
+    sections = chained(gettext_noop("%(first)s and the %(rest)s"), called)
     words = {"max": rule.params["max"], "sections": sections}
     return Wording(gettext_noop("At most %(max)s copies of a card, counted over the %(sections)s."), words)
 
@@ -291,7 +302,7 @@ def describe_max_copies(game: GameDefinition, rule: GameRule) -> Wording:
 def describe_identity_choices(game: GameDefinition, rule: GameRule) -> Wording:
     words = {
         "section": game.section(rule.params["section"]).called(),
-        "field": _field_label(game, rule.params["field"]).lower(),
+        "field": lower_case(_field_label(game, rule.params["field"])),
         "identity": game.section(rule.params["identity"]).label,
     }
     return Wording(gettext_noop("Every card in the %(section)s must be of a %(field)s its %(identity)s allows."), words)

@@ -14,7 +14,7 @@ from typing import Any
 from .games import Assumption, GameDefinition
 from .kinds import kind_get
 from .odds import DrawPattern, game_draw_pattern
-from .wording import Wording
+from .wording import Label, Wording
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,21 +26,21 @@ class PanelRule:
     wording: Wording
     # The rule's numbers as the data gives them ({"section": "main", "exactly": 39}).
     params: Mapping[str, Any]
-    source: str
+    source: Label
     assumptions: tuple[Assumption, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class RulesPanel:
     game: str
-    name: str
-    source: str
+    name: Label
+    source: Label
     rules: tuple[PanelRule, ...]
     # Assumptions about no one rule (copies in GateRunners, Shields in the draw odds).
     assumptions: tuple[Assumption, ...]
     # The draw pattern in words; () for a game whose pattern comes from a ruler.
     draw: tuple[str, ...] = ()
-    draw_source: str = ""
+    draw_source: Label | str = ""
 
 
 def rules_panel(game: GameDefinition) -> RulesPanel:
@@ -66,7 +66,7 @@ def rules_panel(game: GameDefinition) -> RulesPanel:
         rules=rules,
         assumptions=loose,
         draw=tuple(pattern.describe()) if pattern is not None else (),
-        draw_source=str(game.draw.get("source", "")),
+        draw_source=game.draw.get("source", ""),
     )
 
 

@@ -13,7 +13,7 @@ that show a message to a player need to know it can be worded again.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 
 
@@ -158,3 +158,26 @@ def lower_case(label: str) -> str:
     if isinstance(label, Label):
         return label.mapped(str.lower)
     return label.lower()
+
+
+def either(items: Sequence[str]) -> str:
+    """Items as "A or B" ("A, B or C"), each worded in the player's language (a label, a name)."""
+    if len(items) == 1:
+        return items[0]
+    return Wording(gettext_noop("%(items)s or %(last)s"), {"items": tuple(items[:-1]), "last": items[-1]})
+
+
+def chained(template: str, items: Sequence[str]) -> str:
+    """Items joined two by two by a template of %(first)s and %(rest)s ("%(first)s; %(rest)s"), so a language
+    joins them its own way; one item as it is."""
+    joined = items[0]
+    for item in items[1:]:
+        joined = Wording(template, {"first": joined, "rest": item})
+    return joined
+
+
+def labels_joined(separator: str, labels: Sequence[str]) -> Label:
+    """Labels (or plain keys) joined by a mark that reads the same in every language ("red/green")."""
+    shown = [label if isinstance(label, Label) else plain_label(label) for label in labels]
+    languages = {"en"}.union(*(label.texts for label in shown))
+    return Label({language: separator.join(label.in_language(language) for label in shown) for language in languages})

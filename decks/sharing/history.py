@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from cards.games import UnknownGameError, game_get
 from decks.rules.wording import Wording, gettext_noop
 
 CARD_SECTIONS = ("main", "resources")
@@ -36,6 +37,8 @@ class CardDelta:
     section: str
     before: int
     after: int
+    # What the deck's game calls the section ("Kingdom"), in every language; the key where the game has none.
+    section_label: str = ""
 
     @property
     def delta(self) -> int:
@@ -47,7 +50,8 @@ class CardDelta:
         if self.section == "resources":
             return Wording(gettext_noop("%(sign)s%(n)s %(name)s (resources)"), values)
         if self.section != "main":
-            return Wording(gettext_noop("%(sign)s%(n)s %(name)s (%(section)s)"), {**values, "section": self.section})
+            section = self.section_label or self.section
+            return Wording(gettext_noop("%(sign)s%(n)s %(name)s (%(section)s)"), {**values, "section": section})
         return Wording(gettext_noop("%(sign)s%(n)s %(name)s"), values)
 
 
@@ -120,9 +124,14 @@ def card_counts(snapshot: Mapping[str, Any], names: Mapping[str, str]) -> dict[t
     return counts
 
 
-def _deltas(before: Mapping[tuple[str, str], int], after: Mapping[tuple[str, str], int]) -> list[CardDelta]:
+def _deltas(
+    before: Mapping[tuple[str, str], int], after: Mapping[tuple[str, str], int], game: str | None = None
+) -> list[CardDelta]:
+    sections = _section_labels(game)
     deltas = [
-        CardDelta(name, section, before.get((section, name), 0), after.get((section, name), 0))
+        CardDelta(
+            name, section, before.get((section, name), 0), after.get((section, name), 0), sections.get(section, "")
+        )
         for section, name in {*before, *after}
         if before.get((section, name), 0) != after.get((section, name), 0)
     ]
@@ -143,8 +152,9 @@ def deck_changelog(
     `labels` turns ruler and geas slugs into the names players read (a slug without one is shown as is).
     """
     labels = labels or {}
+    game = after.get("game")
     if before is None:
-        return Changelog(fields=(), cards=tuple(_deltas({}, card_counts(after, names))), created=True)
+        return Changelog(fields=(), cards=tuple(_deltas({}, card_counts(after, names), game)), created=True)
     fields = []
     for key, label in _FIELDS:
         old, new = str(before.get(key) or ""), str(after.get(key) or "")
@@ -152,8 +162,17 @@ def deck_changelog(
             if key in ("ruler", "geas"):
                 old, new = labels.get(old, old), labels.get(new, new)
             fields.append(FieldChange(key, label, old, new))
-    cards = _deltas(card_counts(before, names), card_counts(after, names))
+    cards = _deltas(card_counts(before, names), card_counts(after, names), game)
     return Changelog(fields=tuple(fields), cards=tuple(cards))
+
+
+def _section_labels(game: object) -> dict[str, str]:
+    """The sections' labels of a snapshot's game (none for a game the site no longer has)."""
+    try:
+        definition = game_get(str(game)) if game else None
+    except UnknownGameError:
+        return {}
+    return {section.key: section.label for section in definition.sections} if definition is not None else {}
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from django.utils.translation import gettext
 
 from cards.games import games
 from cards.models import Card, Faction, Printing, Ruler
+from cards.names import localized_name
 
 from .figures import GameFigures, MonthRow, RulerTopCards, Share, TrendChart, avg_copies_label, trend_chart
 from .models import (
@@ -258,7 +259,9 @@ def card_statistics(*, card: Card) -> CardStatistics:
     if game is not None and not game.default:
         row = GameCardShare.objects.filter(run=run, card=card).order_by("-decks").first()
         overall = Share(game.name, row.decks, row.share, f"{row.avg_copies:.2f} copies") if row else None
-        return CardStatistics(run, overall, [], [], scope=gettext("public %(game)s decks") % {"game": game.name})
+        return CardStatistics(
+            run, overall, [], [], scope=gettext("public %(game)s decks") % {"game": localized_name(game.name)}
+        )
     overall, per_ruler = _card_inclusion_bars(run=run, card=card)
     return CardStatistics(run, overall, per_ruler, _card_pairing_bars(run=run, card=card))
 

@@ -20,8 +20,11 @@ from tests.decks.factories import gambit_draft, game_deck, runners_draft
 
 pytestmark = pytest.mark.django_db
 
-# The game's and the web's abbreviations, read the same in both languages, and the site's name.
-ALLOWED = frozenset({"CNT", "ATK", "STK", "HP", "API", "JSON", "CSV", "URL", "QR", "Lv", "Gatesite"})
+# The game's and the web's abbreviations, read the same in both languages; the site's name; the names of keys as
+# keyboards print them (Ctrl+Z); the time zone; and "English", the other language's name in itself (the switch).
+ALLOWED = frozenset(
+    {"CNT", "ATK", "STK", "HP", "API", "JSON", "CSV", "URL", "QR", "Lv", "Gatesite", "Ctrl", "Shift", "UTC", "English"}
+)
 LATIN_WORD = re.compile(r"[A-Za-z]{3,}")
 JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff01-\uff5e\u3001\u3002]")
 # Attributes whose value a player reads.
@@ -31,7 +34,8 @@ READ_ATTRIBUTES = frozenset({"title", "aria-label", "placeholder", "alt"})
 class _VisibleText(HTMLParser):
     """The text a player sees or hears: no script, style or hidden template, no markup."""
 
-    SKIPPED = frozenset({"script", "style", "template"})
+    # Code is what a player types or sends as it is (search syntax "t:unit", "POST /api/v1/..."): not words.
+    SKIPPED = frozenset({"script", "style", "template", "code", "kbd"})
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -43,7 +47,8 @@ class _VisibleText(HTMLParser):
             self._skipping.append(tag)
         values = dict(attrs)
         for name, value in attrs:
-            if value and (name in READ_ATTRIBUTES or (name == "value" and values.get("type") in ("submit", "button"))):
+            shown_value = name == "value" and tag == "input" and values.get("type") in ("submit", "button")
+            if value and (name in READ_ATTRIBUTES or shown_value):
                 self.parts.append(value)
 
     def handle_endtag(self, tag: str) -> None:
@@ -65,15 +70,22 @@ def data_names(japanese: bool) -> list[str]:
     """The names the data gives in one language only, longest first (so a longer name goes before its part)."""
     from django.contrib.auth import get_user_model
 
-    from cards.models import Attribute, Card, CardSet, Faction, Printing, Ruler
+    from cards.games import games
+    from cards.models import Attribute, Card, CardSet, Faction, Geas, Printing, Ruler
 
     names: set[str] = set()
+    # A game's name in the data's other languages where the sources give none (Ruler's Gambit, GateRunners).
+    names.update(str(game.name) for game in games().values() if not (japanese and "ja" in game.name.texts))
     for model in (Card, Faction, Ruler):
         rows = model.objects.values_list("name", "name_ja")
         # In Japanese, an English name is allowed only where no Japanese one exists; in English, a
         # Japanese-only name (a card the source names only in Japanese) stands as the source writes it.
         names.update(name for name, name_ja in rows if not (japanese and name_ja))
+        # A Japanese form the source writes in Latin letters (the faction ATLAS) is a name all the same.
+        names.update(name_ja for _, name_ja in rows if japanese)
     names.update(Attribute.objects.values_list("name", flat=True))
+    names.update(Ruler.objects.values_list("code", flat=True))
+    names.update(Geas.objects.values_list("name", flat=True))
     names.update(Printing.objects.values_list("collector_number", flat=True))
     names.update(CardSet.objects.values_list("code", flat=True))
     names.update(CardSet.objects.values_list("name", flat=True))
@@ -138,6 +150,19 @@ def test_a_japanese_player_meets_no_english_word(client, decks):
 
 
 def test_dbg(client, decks):
-    import sys; sys.path.insert(0, "/tmp"); import dbg
+    import sys
+
+    sys.path.insert(0, "/tmp")
+    import dbg
+
     dbg.report(client, decks, True)
     dbg.report(client, decks, False)
+
+
+def test_dump(client, decks):
+    import sys
+
+    sys.path.insert(0, "/tmp")
+    import dbg
+
+    dbg.dump(client, decks)

@@ -7,6 +7,7 @@ import pytest
 
 from decks.rules.engine import validate_deck
 from decks.rules.judge import judge
+from decks.rules.wording import english
 
 from .deckmaker import DeckMaker, rules_for
 from .gamedecks import (
@@ -169,7 +170,7 @@ def test_messages_are_plain_words_with_the_numbers_and_the_datas_labels(game, se
 
     assert violation.message == message
     assert violation.wording is not None
-    assert violation.wording.template % dict(violation.wording.values) == message
+    assert violation.wording.template % {k: english(v) for k, v in violation.wording.values.items()} == message
 
 
 def test_a_deck_with_no_kingdom_is_not_judged_by_colour_the_kingdom_rule_says_why():
