@@ -37,15 +37,23 @@ class _VisibleText(HTMLParser):
     # Code is what a player types or sends as it is (search syntax "t:unit", "POST /api/v1/..."): not words.
     SKIPPED = frozenset({"script", "style", "template", "code", "kbd"})
 
-    def __init__(self) -> None:
+    VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"})
+
+    def __init__(self, page_language: str) -> None:
         super().__init__(convert_charrefs=True)
+        self.page_language = page_language
         self.parts: list[str] = []
+        # Text an element marks as in another language (lang="en" on a Japanese page): a name beside its translation.
+        self.foreign: list[str] = []
         self._skipping: list[str] = []
+        self._languages: list[tuple[str, str]] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in self.SKIPPED:
             self._skipping.append(tag)
         values = dict(attrs)
+        if tag not in self.VOID and tag != "html" and values.get("lang"):
+            self._languages.append((tag, str(values["lang"])))
         for name, value in attrs:
             shown_value = name == "value" and tag == "input" and values.get("type") in ("submit", "button")
             if value and (name in READ_ATTRIBUTES or shown_value):
@@ -54,24 +62,36 @@ class _VisibleText(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if self._skipping and self._skipping[-1] == tag:
             self._skipping.pop()
+        if self._languages and self._languages[-1][0] == tag:
+            self._languages.pop()
 
     def handle_data(self, data: str) -> None:
-        if not self._skipping:
+        if self._skipping:
+            return
+        if self._languages and self._languages[-1][1].split("-")[0] != self.page_language:
+            self.foreign.append(data)
+        else:
             self.parts.append(data)
 
 
-def visible_text(html: str) -> str:
-    parser = _VisibleText()
+def read(html: str, page_language: str) -> _VisibleText:
+    parser = _VisibleText(page_language)
     parser.feed(html)
-    return "\n".join(parser.parts)
+    return parser
+
+
+def visible_text(html: str, page_language: str = "ja") -> str:
+    return "\n".join(read(html, page_language).parts)
 
 
 def data_names(japanese: bool) -> list[str]:
-    """The names the data gives in one language only, longest first (so a longer name goes before its part)."""
+    """The names the data gives in no form of the page's language, and the player's own names, longest first (a
+    longer name goes before its part)."""
     from django.contrib.auth import get_user_model
 
     from cards.games import games
     from cards.models import Attribute, Card, CardSet, Faction, Geas, Printing, Ruler
+    from decks.models import Deck
 
     names: set[str] = set()
     # A game's name in the data's other languages where the sources give none (Ruler's Gambit, GateRunners).
@@ -91,21 +111,34 @@ def data_names(japanese: bool) -> list[str]:
     names.update(CardSet.objects.values_list("name", flat=True))
     names.update(get_user_model().objects.values_list("username", flat=True))
     names.update(get_user_model().objects.values_list("email", flat=True))
+    names.update(Deck.objects.values_list("name", flat=True))
     return sorted((n for n in names if n), key=len, reverse=True)
 
 
-def english_words(html: str, names: list[str]) -> list[str]:
-    text = visible_text(html)
-    for name in names:
-        text = text.replace(name, " ")
-    return sorted({w for w in LATIN_WORD.findall(text) if w not in ALLOWED})
+def every_name() -> frozenset[str]:
+    """Every name of a card, ruler or faction in either language: what a page may show marked as in the other."""
+    from cards.models import Card, Faction, Ruler
+
+    names: set[str] = set()
+    for model in (Card, Faction, Ruler):
+        for pair in model.objects.values_list("name", "name_ja"):
+            names.update(n for n in pair if n)
+    return frozenset(names)
 
 
-def japanese_words(html: str, names: list[str]) -> list[str]:
-    text = visible_text(html)
+def out_of_place(html: str, page_language: str, names: list[str], known: frozenset[str]) -> list[str]:
+    """A Japanese page's words of three or more Latin letters, or an English page's lines with Japanese text,
+    outside the allowed names; and any text marked as in the other language that is not a name."""
+    page = read(html, page_language)
+    text = "\n".join(page.parts)
     for name in names:
         text = text.replace(name, " ")
-    return sorted({line.strip() for line in text.splitlines() if JAPANESE.search(line)})
+    if page_language == "ja":
+        found = {w for w in LATIN_WORD.findall(text) if w not in ALLOWED}
+    else:
+        found = {line.strip() for line in text.splitlines() if JAPANESE.search(line)}
+    found.update(part.strip() for part in page.foreign if part.strip() and part.strip() not in known)
+    return sorted(found)
 
 
 def pages(client, decks) -> Iterator[tuple[str, str]]:
@@ -155,8 +188,8 @@ def test_dbg(client, decks):
     sys.path.insert(0, "/tmp")
     import dbg
 
-    dbg.report(client, decks, True)
-    dbg.report(client, decks, False)
+    dbg.report2(client, decks, True)
+    dbg.report2(client, decks, False)
 
 
 def test_dump(client, decks):
