@@ -26,15 +26,18 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils.translation import gettext as _
 
 from decks.rules.games import CardField, GameDefinition
+from decks.rules.wording import Wording, gettext_noop
 
 from .folding import fold
 from .models import Printing
+from .names import label_text
 from .search import MAX_LEVEL, MAX_QUERY_LENGTH, HelpEntry, QueryError, too_long_message
 
 # What every game searches besides its own fields.
 TYPE, NAME, SET, TEXT = "type", "name", "set", "text"
 _COMMON_KEYS = {"t": TYPE, "type": TYPE, "name": NAME, "set": SET}
-_TOKEN = re.compile(r'(-?)(?:([A-Za-z_]+)(<=|>=|:|=|<|>))?("[^"]*"?|\S*)')
+# A field's key is Latin (c:, cost<=) or Japanese (色:, コスト<=: the game's data names its aliases).
+_TOKEN = re.compile(r'(-?)(?:([A-Za-z_\u3040-\u30ff\u3400-\u9fff]+)(<=|>=|:|=|<|>))?("[^"]*"?|\S*)')
 _INT = re.compile(r"[+-]?[0-9]+")
 _LOOKUPS = {"=": "exact", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}
 
@@ -95,7 +98,7 @@ def _field_term(
         known = ", ".join(sorted({k for k in keys if len(k) <= 8}))
         raise QueryError(
             _('Unknown field "%(field)s" in "%(token)s"; %(game)s searches %(known)s')
-            % {"field": key + op, "token": token, "game": game.name, "known": known},
+            % {"field": key + op, "token": token, "game": label_text(game.name), "known": known},
             token=token,
         )
     value = " ".join(value.split())
@@ -112,11 +115,13 @@ def _field_term(
             token=token,
         )
     if target == TYPE:
-        labels = [(t.key, (t.key, t.label)) for t in game.card_types]
+        labels = [(t.key, (t.key, *t.label.texts.values())) for t in game.card_types]
         return GameTerm(TYPE, _choice(labels, value, _("type"), token), negated=negated, token=token)
     if field is not None and field.kind == "choices":
-        labels = [(c.key, (c.key, c.label)) for c in field.choices]
-        return GameTerm(field.key, _choice(labels, value, field.label.lower(), token), negated=negated, token=token)
+        # A choice by its key or its label in any language of the data ("red", "Red", "赤").
+        labels = [(c.key, (c.key, *c.label.texts.values())) for c in field.choices]
+        what = label_text(field.label).lower()
+        return GameTerm(field.key, _choice(labels, value, what, token), negated=negated, token=token)
     if field is not None and field.kind == "bool":
         return GameTerm(field.key, fold(value) in ("yes", "true", "1"), negated=negated, token=token)
     return GameTerm(target, fold(value), negated=negated, token=token)
@@ -126,7 +131,7 @@ def _int_term(field: CardField, op: str, value: str, negated: bool, token: str) 
     if not _INT.fullmatch(value) or abs(int(value)) > MAX_LEVEL:
         raise QueryError(
             _('%(field)s must be a whole number in "%(token)s"; write %(key)s<=2')
-            % {"field": field.label, "token": token, "key": token.split(op)[0]},
+            % {"field": label_text(field.label), "token": token, "key": token.split(op)[0]},
             token=token,
         )
     return GameTerm(field.key, int(value), op="=" if op == ":" else op, negated=negated, token=token)
@@ -155,43 +160,51 @@ def _choice(candidates: list[tuple[str, tuple[str, ...]]], value: str, what: str
 
 def game_type_term(game: GameDefinition, card_type: str) -> GameTerm:
     """The browser's type filter (?type=) as a term; QueryError for a type the game lacks."""
-    labels = [(t.key, (t.key, t.label)) for t in game.card_types]
+    labels = [(t.key, (t.key, *t.label.texts.values())) for t in game.card_types]
     token = f"type={card_type}"
     return GameTerm(TYPE, _choice(labels, card_type, _("type"), token), token=token)
 
 
 def game_search_help(game: GameDefinition) -> tuple[HelpEntry, ...]:
-    """The search box's help for a game (like cards.search.SEARCH_HELP), made from its data."""
+    """The search box's help for a game (like cards.search.SEARCH_HELP), made from its data; each meaning a Wording
+    (worded in the player's language by the template), its labels the data's."""
     aliases: dict[str, list[str]] = {}
     for alias, target in game.search.items():
         aliases.setdefault(target, []).append(alias)
     entries = [
-        HelpEntry("word", "Name or card text contains the word", "draw"),
-        HelpEntry("name:word", "Name contains it", "name:squire"),
+        HelpEntry("word", Wording(gettext_noop("Name or card text contains the word")), "draw"),
+        HelpEntry("name:word", Wording(gettext_noop("Name contains it")), "name:squire"),
     ]
     type_keys = aliases.get(TYPE, ["t"])
     example_type = game.card_types[0].key
-    entries.append(
-        HelpEntry(f"{type_keys[0]}:type", f"Type: {', '.join(game.type_keys())}", f"{type_keys[0]}:{example_type}")
-    )
+    types = Wording(gettext_noop("Type: %(types)s"), {"types": tuple(t.label for t in game.card_types)})
+    entries.append(HelpEntry(f"{type_keys[0]}:type", types, f"{type_keys[0]}:{example_type}"))
     for field in game.card_fields:
         keys = aliases.get(field.key, [field.key])
         entries.append(_help_entry(field, keys))
-    entries.append(HelpEntry("set:code", "Printed in the set", "set:RG01"))
-    entries.append(HelpEntry("-term", "Not: negates any term", f"-{type_keys[0]}:{example_type}"))
+    entries.append(HelpEntry("set:code", Wording(gettext_noop("Printed in the set")), "set:RG01"))
+    entries.append(
+        HelpEntry("-term", Wording(gettext_noop("Not: negates any term")), f"-{type_keys[0]}:{example_type}")
+    )
     return tuple(entries)
 
 
 def _help_entry(field: CardField, keys: list[str]) -> HelpEntry:
     key = keys[0]
+    words = {"field": field.label}
     if field.kind == "int":
-        return HelpEntry(f"{key}<=2  {key}>=1  {key}=3", f"{field.label} compared with a number", f"{key}<=2")
+        meaning = Wording(gettext_noop("%(field)s compared with a number"), words)
+        return HelpEntry(f"{key}<=2  {key}>=1  {key}=3", meaning, f"{key}<=2")
     if field.kind == "bool":
-        return HelpEntry(key, f"{field.label} cards", key)
+        return HelpEntry(key, Wording(gettext_noop("%(field)s cards"), words), key)
     if field.kind == "choices":
-        choices = ", ".join(field.choice_keys())
-        return HelpEntry(f"{key}:{field.label.lower()}", f"{field.label}: {choices}", f"{key}:{field.choices[0].key}")
-    return HelpEntry(f"{key}:word", f"{field.label} contains it", f"{key}:{field.label.lower()}")
+        meaning = Wording(
+            gettext_noop("%(field)s: %(value)s"), {**words, "value": tuple(c.label for c in field.choices)}
+        )
+        return HelpEntry(f"{key}:{field.label.lower()}", meaning, f"{key}:{field.choices[0].key}")
+    return HelpEntry(
+        f"{key}:word", Wording(gettext_noop("%(field)s contains it"), words), f"{key}:{field.label.lower()}"
+    )
 
 
 def game_search_condition(game: GameDefinition, terms: tuple[GameTerm, ...]) -> Q:

@@ -62,6 +62,12 @@ def label_text(label: str) -> str:
 JAPANESE_SCRIPT = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff00-\uffef]")
 
 
+def script_language(text: str) -> str:
+    """The language a text of the data is written in, by its script: "ja" with any kana or kanji, else "en" (a card's
+    text, written in one language by its source: a page marks it so, for screen readers and translators)."""
+    return "ja" if JAPANESE_SCRIPT.search(text or "") else "en"
+
+
 def attribute_names_ordered(names: Iterable[str]) -> list[str]:
     """A card's or a list's attribute names, those in the player's language first, each part sorted.
 

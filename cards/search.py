@@ -26,6 +26,7 @@ from decks.rules.types import CARD_TYPES
 from decks.rules.wording import gettext_noop
 
 from .folding import fold
+from .games import default_game
 
 K = TypeVar("K")
 
@@ -182,10 +183,18 @@ def parse_card_query(query: str) -> CardQuery:
     return CardQuery(tuple(_Parser(query).terms()))
 
 
+def _type_names() -> list[tuple[str, str]]:
+    """(type, folded name) for each name the default game's data gives its card types, in every language."""
+    return [(t.key, fold(text)) for t in default_game().card_types for text in t.label.texts.values()]
+
+
 def resolve_type(value: str, *, token: str = "", position: int | None = None) -> str:
     """The card type a folded value names, in full or by its first letters (`ev` is event)."""
     value = fold(value)
     matches = [t for t in CARD_TYPES if t.startswith(value)] if value else []
+    if not matches and value:
+        # A type by its name in another language of the game's data (ユニット, イベント; or their first letters).
+        matches = sorted({key for key, name in _type_names() if name.startswith(value)})
     if len(matches) == 1:
         return matches[0]
     where = _where(token, position)

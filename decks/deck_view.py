@@ -13,21 +13,23 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
-from functools import cached_property
+from functools import cache, cached_property
 
 from django.utils.translation import gettext, gettext_noop, pgettext
 
 from cards.card_face import field_and_value
+from cards.games import games
 from cards.rules_selectors import RulesChoice
 from decks.drafts import DraftJudgement, deck_draft_judge
 from decks.models import DeckDraft
 from decks.rules.games import GameDefinition
 from decks.rules.hints import natural_section
+from decks.rules.kinds import rule_line_labels
 from decks.rules.panel import RulesPanel, rules_panel
 from decks.rules.registry import line_label as registry_line_label
 from decks.rules.ruleset import RulesInForce
 from decks.rules.types import ENERGY, EVENT, FIELD, MAIN, UNIT, CardFacts, DeckEntry, DeckSnapshot, Report
-from decks.rules.wording import Label
+from decks.rules.wording import Label, Wording
 from decks.wording import game_name, word
 
 
@@ -51,7 +53,18 @@ def line_label(rule: str) -> str:
     """What a flagged deck line says of a rule (the rule registry's words, decks.rules.registry); the
     validation panel has the full message, and the code stays in data-rule for scripts and tests.
     A code without words yet is shown as words."""
-    return registry_line_label(rule) or rule.replace("_", " ").capitalize()
+    return registry_line_label(rule) or _game_line_labels().get(rule) or rule.replace("_", " ").capitalize()
+
+
+@cache
+def _game_line_labels() -> dict[str, Wording]:
+    """Every game's rule codes that flag lines, with their words (a code two games share says the same of a line:
+    check_rules keeps a code to one kind within a game, and the games' files use one code for one idea)."""
+    labels: dict[str, Wording] = {}
+    for game in games().values():
+        for code, label in rule_line_labels(game).items():
+            labels.setdefault(code, label)
+    return labels
 
 
 @dataclass(frozen=True)

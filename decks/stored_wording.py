@@ -14,7 +14,8 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from decks.rules.wording import Wording
+from cards.games import games
+from decks.rules.wording import Label, Wording
 
 RULES_DIR = Path(__file__).resolve().parent / "rules"
 _PLACEHOLDER = re.compile(r"%\\\((\w+)\\\)s")
@@ -46,8 +47,23 @@ def stored_wording(text: str) -> Wording | None:
     for pattern, template in engine_templates():
         match = pattern.match(text)
         if match is not None:
+            labels = game_labels()
             values: dict[str, object] = {
-                key: tuple(value.split(", ")) if key in _LISTS else value for key, value in match.groupdict().items()
+                key: tuple(value.split(", ")) if key in _LISTS else labels.get(value, value)
+                for key, value in match.groupdict().items()
             }
             return Wording(template, values)
     return None
+
+
+@lru_cache(maxsize=1)
+def game_labels() -> dict[str, Label]:
+    """The games' labels (sections as messages call them, card types, fields) by their English text: a stored
+    message's "main deck" is worded again as the game's data words it ("メインデッキ")."""
+    labels: dict[str, Label] = {}
+    for game in games().values():
+        for section in game.sections:
+            labels.setdefault(str(section.called()), section.called())
+        for _where, label in game.labels():
+            labels.setdefault(str(label), label)
+    return labels

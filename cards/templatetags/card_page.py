@@ -5,6 +5,7 @@ from django.utils.safestring import SafeString
 
 from cards.card_face import card_fact_rows, card_type_label, face_of
 from cards.card_page import CardPageSection
+from cards.names import script_language
 
 register = template.Library()
 
@@ -21,3 +22,5 @@ def card_page_section(context: template.Context, section: CardPageSection) -> Sa
 register.simple_tag(face_of)
 register.simple_tag(card_fact_rows)
 register.filter("type_label", card_type_label)
+# The language a card's text is written in ("ja" or "en"), for its lang attribute.
+register.filter("text_lang", script_language)

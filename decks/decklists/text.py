@@ -169,9 +169,14 @@ class _Names:
 
     def __init__(self, aliases: Mapping[str, str]) -> None:
         self.by_key: dict[str, str] = {}
+        # A Japanese alias as written (a card's Japanese name): the suggestion for a near miss of it.
+        self.japanese: dict[str, str] = {}
         for alias, canonical in aliases.items():
             if alias:
-                self.by_key.setdefault(name_key(alias), canonical)
+                key = name_key(alias)
+                self.by_key.setdefault(key, canonical)
+                if _JAPANESE.search(alias):
+                    self.japanese.setdefault(key, alias)
         self._keys = list(self.by_key)
 
     def get(self, text: str) -> str | None:
@@ -182,9 +187,14 @@ class _Names:
         if not key:
             return None
         close = difflib.get_close_matches(key, self._keys, n=1, cutoff=SUGGESTION_CUTOFF)
-        return self.by_key[close[0]] if close else None
+        if not close:
+            return None
+        # A Japanese name misspelt is answered with that Japanese name, an English one with the canonical name.
+        return self.japanese.get(close[0]) or self.by_key[close[0]]
 
 
+# Kana and kanji: a name written in Japanese.
+_JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00b4": "'", "`": "'"})
 
 

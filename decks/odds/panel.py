@@ -153,7 +153,7 @@ class OddsHelp:
     on: date | None
     geas: str
     describe: tuple[Wording | str, ...]
-    first_turn_rulers: tuple[str, ...]
+    first_turn_rulers: tuple[tuple[str, str], ...]
     game: str = ""
     source: str = ""
 

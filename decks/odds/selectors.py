@@ -31,7 +31,7 @@ class DeckDrawOdds:
     k: int
     rows: tuple[odds.OddsRow, ...]
     # Rulers (in force on the deck's date) whose first turn of the game differs from the others.
-    first_turn_rulers: list[str]
+    first_turn_rulers: list[tuple[str, str]]
 
 
 def deck_draw_odds(
@@ -94,7 +94,7 @@ def _pattern_and_groups(
     return pattern, groups, groups[0] if groups else None
 
 
-def rulers_with_first_turn_exception(*, on: date) -> list[str]:
+def rulers_with_first_turn_exception(*, on: date) -> list[tuple[str, str]]:
     """Rulers whose revision in force on a date sees a different number of cards on the game's first turn.
 
     Remembered per date with the catalog (cards.catalog): every odds panel asks it, and only a
@@ -103,7 +103,8 @@ def rulers_with_first_turn_exception(*, on: date) -> list[str]:
     return list(catalog_remembered(("first-turn-rulers", on), lambda: _first_turn_rulers(on)))
 
 
-def _first_turn_rulers(on: date) -> tuple[str, ...]:
+def _first_turn_rulers(on: date) -> tuple[tuple[str, str], ...]:
+    """(code, name) of each ruler whose first turn differs under the rules in force on `on`."""
     latest: dict[int, RulerRevision] = {}
     for revision in RulerRevision.objects.filter(effective_from__lte=on).select_related("ruler"):
         if revision.ruler_id not in latest or revision.effective_from > latest[revision.ruler_id].effective_from:
@@ -115,5 +116,5 @@ def _first_turn_rulers(on: date) -> tuple[str, ...]:
         except RulesDataError:
             continue  # a broken revision says nothing about turns; the deck's own rules report it
         if differs:
-            names.append(str(revision.ruler))
+            names.append((revision.ruler.code, revision.ruler.name))
     return tuple(names)

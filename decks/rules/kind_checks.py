@@ -257,6 +257,12 @@ def meter_identity_choices(j: Judging, rule: GameRule) -> list[Meter]:
     return [Meter(_code(rule), label, len(outside), limit, detail=names_shown("cards", outside))]
 
 
+def line_label_identity_choices(game: GameDefinition, rule: GameRule) -> Wording:
+    return Wording(
+        gettext_noop("Not allowed by the %(section)s"), {"section": game.section(rule.params["identity"]).label}
+    )
+
+
 # ---------------------------------------------------------------- the rules panel's words
 
 

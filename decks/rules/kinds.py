@@ -42,6 +42,8 @@ class Kind:
     meter: MeterReading
     params: ParamCheck
     describe: Describe
+    # What a deck line the rule flags says of it ("Too many copies"); None for a rule that flags no line.
+    line_label: Callable[[GameDefinition, GameRule], Wording | None] = lambda game, rule: None
 
 
 def _one(hint: Callable[[Judging, GameRule, CardFacts, str], Wording | None]) -> Hint:
@@ -157,6 +159,7 @@ KINDS: tuple[Kind, ...] = (
         lambda j, r: [],
         _types_params,
         k.describe_section_types,
+        lambda game, rule: Wording(gettext_noop("Wrong section for its type")),
     ),
     Kind(
         "max_copies",
@@ -165,6 +168,7 @@ KINDS: tuple[Kind, ...] = (
         k.meter_max_copies,
         _copies_params,
         k.describe_max_copies,
+        lambda game, rule: Wording(gettext_noop("Too many copies")),
     ),
     Kind(
         "identity_choices",
@@ -173,11 +177,22 @@ KINDS: tuple[Kind, ...] = (
         k.meter_identity_choices,
         _identity_params,
         k.describe_identity_choices,
+        k.line_label_identity_choices,
     ),
     Kind(RULER_RULES, _ruler_check, _ruler_hint, _ruler_meters, _no_params, _ruler_words),
 )
 
 _BY_KEY = {kind.key: kind for kind in KINDS}
+
+
+def rule_line_labels(game: GameDefinition) -> dict[str, Wording]:
+    """What a deck line says of each of the game's rules that flags lines, by the rule's code."""
+    labels = {}
+    for rule in game.rules:
+        label = _BY_KEY[rule.kind].line_label(game, rule)
+        if rule.code and label is not None:
+            labels[rule.code] = label
+    return labels
 
 
 def kind_get(key: str) -> Kind:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django import template
 
 from cards.games import default_game_slug, games
+from cards.names import label_text
 from decks.rules.games import GameDefinition
+from decks.rules.wording import Label
 
 register = template.Library()
 
@@ -26,5 +29,9 @@ def search_keys(game: GameDefinition) -> str:
 
 @register.simple_tag
 def search_example(game: GameDefinition) -> str:
-    """An example search in the game's own fields (the search box's placeholder): its data's `search_example`."""
-    return str(game.extra.get("search_example", ""))
+    """An example search in the game's own fields (the search box's placeholder): its data's `search_example`, in the
+    player's language where the data gives it per language ({"en": "c:red …", "ja": "色:赤 …"})."""
+    example = game.extra.get("search_example", "")
+    if isinstance(example, Mapping) and isinstance(example.get("en"), str):
+        return label_text(Label(example))
+    return str(example)

@@ -82,7 +82,7 @@ def test_build_and_save_a_legal_deck_of_each_new_game(page: Any) -> None:
     _search(page, "t:kingdom-ruler Emberhold", "Practice Kingdom of Emberhold")
     page.locator("#card-results .result").first.locator("button[data-add]").click()
     expect(page.get_by_test_id("count-kingdom")).to_have_text("1")
-    _search(page, "c:red", "Colour: red")
+    _search(page, "c:red", "Colour: Red")
     # The Kingdom allows red only: the browser marks a blue-and-red card as not addable, and says why.
     expect(page.locator("#card-results .hint[data-addable='false']").first).to_contain_text("does not allow")
     _add_until(page, "main", 39)

@@ -53,7 +53,7 @@ def test_a_card_identitys_deck_shows_each_section_of_its_data_and_its_rules_pane
     assert view.identity_label == "Kingdom"
     kingdom = view.sections[0].lines[0]
     assert (kingdom.number, kingdom.name, kingdom.type_label) == ("RGT-001", "Fire Kingdom", "Kingdom-Ruler")
-    assert kingdom.fields == "Colour: red · COST: 1 · LP: 20"
+    assert kingdom.fields == "Colour: Red · COST: 1 · LP: 20"
     assert kingdom.dom_id == "kingdom-RGT-001"
 
 

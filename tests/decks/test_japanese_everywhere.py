@@ -10,15 +10,19 @@ than such names.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 
 from tests.decks.factories import gambit_draft, game_deck, runners_draft
 
 pytestmark = pytest.mark.django_db
+
+ROOT = Path(__file__).resolve().parents[2]
 
 # The game's and the web's abbreviations, read the same in both languages; the site's name; the names of keys as
 # keyboards print them (Ctrl+Z); the time zone; and "English", the other language's name in itself (the switch).
@@ -37,7 +41,9 @@ class _VisibleText(HTMLParser):
     # Code is what a player types or sends as it is (search syntax "t:unit", "POST /api/v1/..."): not words.
     SKIPPED = frozenset({"script", "style", "template", "code", "kbd"})
 
-    VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"})
+    VOID = frozenset(
+        {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+    )
 
     def __init__(self, page_language: str) -> None:
         super().__init__(convert_charrefs=True)
@@ -101,8 +107,9 @@ def data_names(japanese: bool) -> list[str]:
         # In Japanese, an English name is allowed only where no Japanese one exists; in English, a
         # Japanese-only name (a card the source names only in Japanese) stands as the source writes it.
         names.update(name for name, name_ja in rows if not (japanese and name_ja))
-        # A Japanese form the source writes in Latin letters (the faction ATLAS) is a name all the same.
-        names.update(name_ja for _, name_ja in rows if japanese)
+        # A Japanese form is a name in either language: on a Japanese page even where the source writes it in Latin
+        # letters (the faction ATLAS); on an English page where the player typed it (the import's "Did you mean").
+        names.update(name_ja for _, name_ja in rows)
     names.update(Attribute.objects.values_list("name", flat=True))
     names.update(Ruler.objects.values_list("code", flat=True))
     names.update(Geas.objects.values_list("name", flat=True))
@@ -112,21 +119,28 @@ def data_names(japanese: bool) -> list[str]:
     names.update(get_user_model().objects.values_list("username", flat=True))
     names.update(get_user_model().objects.values_list("email", flat=True))
     names.update(Deck.objects.values_list("name", flat=True))
+    names.update(line.split(" ", 1)[-1] for line in _TYPO.splitlines())  # what the player typed, echoed back
     return sorted((n for n in names if n), key=len, reverse=True)
 
 
-def every_name() -> frozenset[str]:
-    """Every name of a card, ruler or faction in either language: what a page may show marked as in the other."""
+def data_texts() -> str:
+    """Every name (in either language) and text the data gives in one language only (a card's text, a ruler's
+    abilities as the source writes them): what a page may show marked as in the other language (lang="en")."""
     from cards.models import Card, Faction, Ruler
 
-    names: set[str] = set()
+    texts: set[str] = {"English", "日本語"}  # each language's name in itself (the language switch)
     for model in (Card, Faction, Ruler):
         for pair in model.objects.values_list("name", "name_ja"):
-            names.update(n for n in pair if n)
-    return frozenset(names)
+            texts.update(n for n in pair if n)
+    texts.update(Card.objects.values_list("text", flat=True))
+    rules = json.loads((ROOT / "data" / "rules.json").read_text(encoding="utf-8"))
+    for document in rules["documents"]:
+        for ruler in document.get("rulers", []):
+            texts.update(ruler.get("abilities") or [])
+    return "\n".join(texts)
 
 
-def out_of_place(html: str, page_language: str, names: list[str], known: frozenset[str]) -> list[str]:
+def out_of_place(html: str, page_language: str, names: list[str], known: str) -> list[str]:
     """A Japanese page's words of three or more Latin letters, or an English page's lines with Japanese text,
     outside the allowed names; and any text marked as in the other language that is not a name."""
     page = read(html, page_language)
@@ -155,6 +169,8 @@ def pages(client, decks) -> Iterator[tuple[str, str]]:
         yield f"{game} draw odds", client.get(f"/decks/{p}/odds/").content.decode()
         yield f"{game} text export", client.get(f"/d/{p}/export.txt").content.decode()
         yield f"{game} import page", client.get(f"/decks/{p}/import/").content.decode()
+    preview = client.post(f"/decks/{decks['gate-ruler'].public_id}/import/", {"text": _TYPO})
+    yield "text-import preview with a Japanese typo", preview.content.decode()
     yield "stats", client.get("/stats/").content.decode()
     for number in ("2025PS01-001", "RGT-001", "GRT-001"):
         yield f"card page {number}", client.get(f"/cards/{number}/").content.decode()
@@ -177,25 +193,61 @@ def decks(practice_set, game_catalog, user, client):
 
 def test_a_japanese_player_meets_no_english_word(client, decks):
     client.cookies["django_language"] = "ja"
-    names = data_names(japanese=True)
-    found = {what: english_words(html, names) for what, html in pages(client, decks)}
+    names, known = data_names(japanese=True), data_texts()
+
+    found = {what: out_of_place(html, "ja", names, known) for what, html in pages(client, decks)}
+
+    assert len(found) == 32
     assert {what: words for what, words in found.items() if words} == {}
 
 
-def test_dbg(client, decks):
-    import sys
+def test_an_english_player_meets_no_japanese_text(client, decks):
+    client.cookies["django_language"] = "en"
+    names, known = data_names(japanese=False), data_texts()
 
-    sys.path.insert(0, "/tmp")
-    import dbg
+    found = {what: out_of_place(html, "en", names, known) for what, html in pages(client, decks)}
 
-    dbg.report2(client, decks, True)
-    dbg.report2(client, decks, False)
+    assert {what: lines for what, lines in found.items() if lines} == {}
 
 
-def test_dump(client, decks):
-    import sys
+def test_the_check_finds_an_english_word_and_a_japanese_line():
+    html = (
+        '<p>デッキ Deck size: 50</p><p lang="en">Not a name</p><code>t:unit</code>'
+        '<input type="submit" value="Save"><button value="redo">やり直す</button>'
+    )
 
-    sys.path.insert(0, "/tmp")
-    import dbg
+    assert out_of_place(html, "ja", [], "") == ["Deck", "Not a name", "Save", "size"]
+    assert out_of_place('<p>Deck <span lang="ja">燃えさし</span></p><p>デッキ</p>', "en", [], "燃えさし") == ["デッキ"]
 
-    dbg.dump(client, decks)
+
+def test_did_you_mean_answers_a_japanese_typo_with_the_japanese_name(client, decks):
+    client.cookies["django_language"] = "ja"
+    deck = decks["gate-ruler"]
+
+    html = client.post(f"/decks/{deck.public_id}/import/", {"text": _TYPO}).content.decode()
+
+    assert "燃えさしの砦の試験魔術師" not in _TYPO
+    assert '「<strong data-testid="suggestion">燃えさしの砦の試験魔術師</strong>」のことですか' in html
+
+
+@pytest.mark.parametrize("game", ["gate-ruler", "rulers-gambit", "gaterunners"])
+def test_a_list_exported_in_japanese_imports_back_in_an_english_session(client, decks, game):
+    from decks.decklists.selectors import deck_text_import
+    from decks.saved_drafts import deck_draft_of
+
+    deck = decks[game]
+    client.cookies["django_language"] = "ja"
+    text = client.get(f"/d/{deck.public_id}/export.txt").content.decode()
+    draft = deck_draft_of(deck=deck)
+
+    result = deck_text_import(text=text, draft=draft, game_fixed=True)
+
+    assert result.errors == ()
+    assert "ルーラー：" in text or "ゲーム：" in text
+    assert result.draft.main == draft.main
+    assert result.draft.others == draft.others
+    assert result.draft.ruler == draft.ruler
+
+
+# The first card of the practice set, its Japanese name missing its last character.
+_TYPO = "ルーラー：アプレンティス\n2 燃えさしの砦の試験魔術\n"

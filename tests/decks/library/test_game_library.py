@@ -88,4 +88,4 @@ def test_a_game_decks_history_names_the_section_changed(client, three_games, use
 
     html = client.get(f"/d/{deck.public_id}/").content.decode()
 
-    assert "+1 East Gate (gates)" in html
+    assert "+1 East Gate (Gates)" in html
