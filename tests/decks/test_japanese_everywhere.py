@@ -251,3 +251,12 @@ def test_a_list_exported_in_japanese_imports_back_in_an_english_session(client, 
 
 # The first card of the practice set, its Japanese name missing its last character.
 _TYPO = "ルーラー：アプレンティス\n2 燃えさしの砦の試験魔術\n"
+
+
+def test_dbg(client, decks):
+    import sys
+
+    sys.path.insert(0, "/tmp")
+    import dbg
+
+    dbg.punct(client, decks)
