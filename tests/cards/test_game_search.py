@@ -174,3 +174,24 @@ def test_every_help_example_of_a_game_parses(slug):
     assert len(entries) >= len(game.card_fields) + 4
     for entry in entries:
         assert game_query_parse(game, entry.example), entry
+
+
+@pytest.mark.parametrize(
+    ("game", "query", "expected"),
+    [
+        (
+            "rulers-gambit",
+            "色:赤 種類:ユニット コスト<=2",
+            [("colours", "red", "="), ("type", "unit", "="), ("cost", 2, "<=")],
+        ),
+        (
+            "gaterunners",
+            "種類:ヒーロー 体力>=18 インスタント",
+            [("type", "hero", "="), ("health", 18, ">="), ("instant", True, "=")],
+        ),
+    ],
+)
+def test_a_japanese_player_searches_by_the_games_japanese_keys_and_labels(game, query, expected):
+    terms = game_query_parse(game_get(game), query)
+
+    assert [(t.key, t.value, t.op) for t in terms] == expected

@@ -273,7 +273,17 @@ def test_it_parses_or_raises_query_error_whatever_is_typed(query):
 
 @pytest.mark.parametrize(
     ("value", "expected"),
-    [("unit", "unit"), ("U", "unit"), ("ev", "event"), ("ｆｉｅ", "field"), ("energy", "energy")],
+    [
+        ("unit", "unit"),
+        ("U", "unit"),
+        ("ev", "event"),
+        ("ｆｉｅ", "field"),
+        ("energy", "energy"),
+        # By the name the game's data gives the type in Japanese, or its first letters.
+        ("ユニット", "unit"),
+        ("イベ", "event"),
+        ("エナジー", "energy"),
+    ],
 )
 def test_resolve_type_takes_a_prefix(value, expected):
     assert resolve_type(value) == expected

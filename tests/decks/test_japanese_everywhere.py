@@ -30,6 +30,7 @@ ALLOWED = frozenset(
     {"CNT", "ATK", "STK", "HP", "API", "JSON", "CSV", "URL", "QR", "Lv", "Gatesite", "Ctrl", "Shift", "UTC", "English"}
 )
 LATIN_WORD = re.compile(r"[A-Za-z]{3,}")
+ASCII_PUNCTUATION = re.compile(r"[\u3040-\u30ff\u3400-\u9fff][.,](?:\s|$)")
 JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff01-\uff5e\u3001\u3002]")
 # Attributes whose value a player reads.
 READ_ATTRIBUTES = frozenset({"title", "aria-label", "placeholder", "alt"})
@@ -149,6 +150,8 @@ def out_of_place(html: str, page_language: str, names: list[str], known: str) ->
         text = text.replace(name, " ")
     if page_language == "ja":
         found = {w for w in LATIN_WORD.findall(text) if w not in ALLOWED}
+        # Japanese sentences end and pause with 。 and 、, not an ASCII full stop or comma.
+        found.update(f"punctuation: {line.strip()}" for line in text.splitlines() if ASCII_PUNCTUATION.search(line))
     else:
         found = {line.strip() for line in text.splitlines() if JAPANESE.search(line)}
     found.update(part.strip() for part in page.foreign if part.strip() and part.strip() not in known)
@@ -217,6 +220,7 @@ def test_the_check_finds_an_english_word_and_a_japanese_line():
     )
 
     assert out_of_place(html, "ja", [], "") == ["Deck", "Not a name", "Save", "size"]
+    assert out_of_place("<p>デッキ, 50 枚.</p>", "ja", [], "") == ["punctuation: デッキ, 50 枚."]
     assert out_of_place('<p>Deck <span lang="ja">燃えさし</span></p><p>デッキ</p>', "en", [], "燃えさし") == ["デッキ"]
 
 
@@ -251,12 +255,3 @@ def test_a_list_exported_in_japanese_imports_back_in_an_english_session(client, 
 
 # The first card of the practice set, its Japanese name missing its last character.
 _TYPO = "ルーラー：アプレンティス\n2 燃えさしの砦の試験魔術\n"
-
-
-def test_dbg(client, decks):
-    import sys
-
-    sys.path.insert(0, "/tmp")
-    import dbg
-
-    dbg.punct(client, decks)

@@ -146,3 +146,26 @@ def test_in_english_a_wording_is_its_own_text(violation: Violation, monkeypatch)
         slow = [word(violation), word(violation.source)]
     assert fast == slow
     assert fast[0] == violation.message
+
+
+def test_a_games_label_is_worded_in_the_players_language_alone_and_inside_a_message():
+    from decks.rules.wording import Label, gettext_noop
+
+    section = Label({"en": "main deck", "ja": "メインデッキ"})
+    message = Wording(gettext_noop("The %(section)s has exactly %(want)s cards."), {"section": section, "want": 39})
+
+    with translation.override("ja"):
+        assert word(section) == "メインデッキ"
+        assert word(message) == "メインデッキはちょうど 39 枚。"
+    with translation.override("en"):
+        assert word(section) == "main deck"
+        assert word(message) == "The main deck has exactly 39 cards."
+
+
+def test_an_ordinal_of_a_games_copy_limit_is_counted_in_japanese():
+    from decks.rules.wording import gettext_noop
+
+    hint = Wording(gettext_noop("would be a %(nth)s copy; at most %(max)s"), {"nth": "3rd", "n": 3, "max": 2})
+
+    with translation.override("ja"):
+        assert word(hint) == "3 枚目になる(2 枚まで)"
