@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, serializers
@@ -45,6 +46,7 @@ from decks.models import Deck, DeckDraft, Visibility
 from decks.saved_drafts import deck_draft_of
 from decks.selectors import deck_api_queryset, deck_is_owned_by, deck_list_owned, deck_list_public
 from decks.services import StaleDeck, deck_save
+from decks.wording import game_name
 from gatesite.clock import site_today
 from gatesite.errors import ApplicationError
 from gatesite.parsers import JSONParser
@@ -102,7 +104,9 @@ def _draft_from(data: dict[str, Any], base: DeckDraft | None = None) -> DeckDraf
     game = game_get(base.game)
     if data.get("game", base.game) != base.game:
         raise ApplicationError(
-            f"game: a saved deck's game does not change (this deck is of {game.name}).", field="game"
+            gettext("game: a saved deck's game does not change (this deck is of %(game)s).")
+            % {"game": game_name(game.name)},
+            field="game",
         )
     changes: dict[str, Any] = {}
     for key in ("name", "description", "ruler", "geas", "rules_date"):
@@ -113,14 +117,16 @@ def _draft_from(data: dict[str, Any], base: DeckDraft | None = None) -> DeckDraf
     if "ruler" in data and data["ruler"] != base.ruler and "geas" not in data:
         changes["geas"] = None  # a geas belongs to one ruler: a new ruler starts without one
     if game.identity != "ruler" and (changes.get("ruler") or changes.get("geas")):
-        raise ApplicationError(f"ruler: a {game.name} deck has no ruler or geas.", field="ruler")
+        message = gettext("ruler: a %(game)s deck has no ruler or geas.") % {"game": game_name(game.name)}
+        raise ApplicationError(message, field="ruler")
     draft = replace(base, **changes)
     for section in ("main", "resources", *GAME_SECTIONS):
         if section not in data:
             continue
         if section not in game.section_keys():
             if data[section]:
-                raise ApplicationError(f"{section}: a {game.name} deck has no such section.", field=section)
+                message = gettext("%(section)s: a %(game)s deck has no such section.")
+                raise ApplicationError(message % {"section": section, "game": game_name(game.name)}, field=section)
             continue
         lines = [DeckListLine(**line) for line in data[section]]
         counts = draft_section_of_lines(section=section, lines=lines, bounded=True, game=game.slug)

@@ -137,3 +137,17 @@ def test_a_game_deck_is_replaced_by_put_with_its_game(alice_client, game_catalog
     assert replaced.json()["name"] == "Renamed"
     assert replaced.json()["hero"] == [{"number": "GRT-002", "name": "Pathseeker", "count": 1}]
     assert replaced.json()["version"] == 2
+
+
+def test_what_a_game_lacks_is_refused_in_the_requests_language(alice_client, game_catalog):
+    def post(language):
+        body = json.dumps(gambit(ruler="apprentice"))
+        return alice_client.post(LIST, body, content_type="application/json", HTTP_ACCEPT_LANGUAGE=language)
+
+    english, japanese = post("en"), post("ja")
+
+    assert english.json() == {"error": "ruler: a Ruler's Gambit deck has no ruler or geas.", "field": "ruler"}
+    assert japanese.json() == {
+        "error": "ruler: Ruler's Gambit のデッキにルーラーやギアスはありません。",
+        "field": "ruler",
+    }

@@ -201,3 +201,50 @@ def test_gate_ruler_named_as_a_game_is_judged_as_without_it(client, deck_catalog
     assert without.status_code == 200
     assert named.content == without.content
     assert "game" not in without.json()
+
+
+@pytest.mark.parametrize(
+    ("body", "code", "english", "japanese"),
+    [
+        (
+            lambda: gambit(main=imps(38)),
+            "deck_size",
+            ("The main deck has 38 cards; it must have exactly 39.", "Deck Construction: a main deck"),
+            (
+                "メインデッキは 38 枚です。ちょうど 39 枚でなければなりません。",
+                "デッキ構築:39 枚のカードからなるメインデッキ",
+            ),
+        ),
+        (
+            lambda: runners(gates=[{"name": "North Gate", "count": 1}]),
+            "gates",
+            ("The Gates section has 1 card; it must have exactly 3.", "Game Setup In-depth"),
+            ("ゲートは 1 枚です。ちょうど 3 枚でなければなりません。", "ゲームの準備(詳細)"),
+        ),
+    ],
+)
+def test_a_games_verdict_is_worded_per_accept_language_with_its_codes_in_english(
+    client, game_catalog, body, code, english, japanese
+):
+    answers = {
+        language: client.post(URL, json.dumps(body()), content_type="application/json", HTTP_ACCEPT_LANGUAGE=language)
+        for language in ("en", "ja")
+    }
+    violations = {language: {v["rule"]: v for v in a.json()["violations"]} for language, a in answers.items()}
+
+    assert set(violations["en"]) == set(violations["ja"]) == {code}
+    assert violations["en"][code]["message"] == english[0]
+    assert violations["en"][code]["source"].startswith(english[1])
+    assert violations["ja"][code]["message"] == japanese[0]
+    assert violations["ja"][code]["source"].startswith(japanese[1])
+
+
+def test_a_section_the_game_lacks_is_refused_in_the_requests_language(client, game_catalog):
+    body = json.dumps(gambit(hero=[{"number": "GRT-001", "count": 1}]))
+
+    japanese = client.post(URL, body, content_type="application/json", HTTP_ACCEPT_LANGUAGE="ja")
+    english = client.post(URL, body, content_type="application/json", HTTP_ACCEPT_LANGUAGE="en")
+
+    assert english.status_code == japanese.status_code == 400
+    assert english.json()["error"] == "hero: Not a section or field of this game's deck lists."
+    assert japanese.json()["error"] == "hero: このゲームのデッキリストのセクションや項目ではありません。"
