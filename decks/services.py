@@ -20,6 +20,7 @@ from .drafts import DraftJudgement, deck_draft_judge
 from .models import SECTIONS, Deck, DeckCard, DeckDraft, DeckVersion, Visibility
 from .saved_drafts import DeckLines, deck_lines_of
 from .signals import deck_changed
+from .wording import game_name
 
 
 class StaleDeck(ApplicationError):
@@ -38,6 +39,11 @@ class StaleDeck(ApplicationError):
         self.version = version
 
 
+def _untitled(judgement: DraftJudgement) -> str:
+    """The name of a deck saved without one, in the saver's language ("Untitled Apprentice deck", 「アプレンティスのデッキ」)."""
+    return gettext("Untitled %(ruler)s deck") % {"ruler": game_name(judgement.identity_name() or judgement.game.name)}
+
+
 def deck_create_from_draft(
     *, owner: Any, draft: DeckDraft, name: str = "", judgement: DraftJudgement | None = None
 ) -> Deck:
@@ -46,7 +52,7 @@ def deck_create_from_draft(
     with transaction.atomic():
         deck = Deck.objects.create(
             owner=owner,
-            name=(name or draft.name).strip() or f"Untitled {judgement.identity_name() or judgement.game.name} deck",
+            name=(name or draft.name).strip() or _untitled(judgement),
             description=draft.description,
             game=judgement.game.slug,
             ruler=judgement.ruler,

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from cards.games import UnknownGameError, game_get
+from cards.games import UnknownGameError, default_game_slug, game_get
 from decks.rules.wording import Wording, gettext_noop
 
 CARD_SECTIONS = ("main", "resources")
@@ -181,10 +181,8 @@ class CountDifference:
     section: str
     a: int
     b: int
-
-    @property
-    def section_label(self) -> str:
-        return {"main": "Deck", "resources": "Resources"}.get(self.section, self.section.capitalize())
+    # What the decks' game calls the section ("Resources", "Kingdom"), in every language; the key where none does.
+    section_label: str = ""
 
 
 @dataclass(frozen=True)
@@ -201,8 +199,18 @@ def deck_compare(a: Mapping[str, Any], b: Mapping[str, Any], *, names: Mapping[s
     """Compare the cards (by name, per section) of two snapshots."""
     counts_a, counts_b = card_counts(a, names), card_counts(b, names)
     keys = sorted({*counts_a, *counts_b}, key=lambda k: (_section_order(k[0]), k[1].casefold(), k[1]))
+    labels = {
+        **_section_labels(b.get("game") or default_game_slug()),
+        **_section_labels(a.get("game") or default_game_slug()),
+    }
     rows = [
-        CountDifference(name, section, counts_a.get((section, name), 0), counts_b.get((section, name), 0))
+        CountDifference(
+            name,
+            section,
+            counts_a.get((section, name), 0),
+            counts_b.get((section, name), 0),
+            labels.get(section, section),
+        )
         for section, name in keys
     ]
     return Comparison(

@@ -74,8 +74,8 @@ def test_compare_two_decks_of_a_game_section_by_section(client, three_games, use
     html = client.get(reverse("deckpages:compare"), {"a": three_games[1].public_id, "b": other.public_id}).content
     html = html.decode()
 
-    assert 'Fire Kingdom</a> <small>(kingdom)</small></td><td class="num">1</td><td class="num">—</td>' in html
-    assert 'Tide Kingdom</a> <small>(kingdom)</small></td><td class="num">—</td><td class="num">1</td>' in html
+    assert 'Fire Kingdom</a> <small>(Kingdom)</small></td><td class="num">1</td><td class="num">—</td>' in html
+    assert 'Tide Kingdom</a> <small>(Kingdom)</small></td><td class="num">—</td><td class="num">1</td>' in html
 
 
 def test_a_game_decks_history_names_the_section_changed(client, three_games, user):
