@@ -203,7 +203,8 @@ def test_it_reports_every_bad_line_with_its_number_and_a_suggestion():
 def test_it_suggests_a_card_for_a_japanese_near_miss():
     (error,) = parse("4 燃えさしの従騎").errors
 
-    assert error.suggestion == "Ember Squire"
+    # In the language the player wrote it: the card's Japanese name (the list reads it as the card).
+    assert error.suggestion == "燃えさしの従騎士"
 
 
 def test_it_reports_a_heading_given_twice():

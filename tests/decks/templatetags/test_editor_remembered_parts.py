@@ -39,7 +39,7 @@ def _row(turn: int, first: Fraction, second: Fraction) -> ChanceRow:
 
 ROWS = (_row(1, Fraction(1, 3), Fraction(1, 2)), _row(2, Fraction(2, 3), Fraction(2, 3)))
 SUMMARY = OddsSummary(True, "CNT cards", "sees 0 at setup, then 2 a turn", 4, 49, 50, "Apprentice", None)
-HELP = OddsHelp(date(2026, 1, 1), "", ("Setup: sees 0 cards.",), ("Knight",))
+HELP = OddsHelp(date(2026, 1, 1), "", ("Setup: sees 0 cards.",), (("K-11", "Knight"),))
 OPTION = GroupOption("cnt", "CNT cards (4)", False)
 LINE = DeckLine("TS-001", "main", 2, SQUIRE)
 

@@ -36,7 +36,7 @@ ROWS = {
         "RGT-011", "main", 1, SQUIRE, ("max_copies",), "Unit", "Cost: 2", "main", "rulers-gambit"
     ),
     "meter": Meter("factions", Wording("%(n)s factions", {"n": 2}), 3, 2, False, "Azure, Crimson", False),
-    "odds help": OddsHelp(date(2026, 1, 1), "", (Wording("Setup: sees %(n)s.", {"n": 5}),), ("Knight",)),
+    "odds help": OddsHelp(date(2026, 1, 1), "", (Wording("Setup: sees %(n)s.", {"n": 5}),), (("K-11", "Knight"),)),
     "odds summary": OddsSummary(True, "CNT cards", "sees 5", 4, 49, 50, "Apprentice", None),
     "odds row": ChanceRow(1, 5, 6, Chance.of(Fraction(1, 3)), Chance.of(Fraction(1, 2))),
     "group": CardGroup("card:Ember Squire", Wording("%(name)s", {"name": "Ember Squire"}), 2, ("Ember Squire",)),
