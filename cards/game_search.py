@@ -24,13 +24,14 @@ from dataclasses import dataclass
 
 from django.db.models import Exists, OuterRef, Q
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from decks.rules.games import CardField, GameDefinition
-from decks.rules.wording import Wording, gettext_noop
+from decks.rules.wording import Label, Wording, gettext_noop
 
 from .folding import fold
 from .models import Printing
-from .names import label_text
+from .names import choice_word, label_text
 from .search import MAX_LEVEL, MAX_QUERY_LENGTH, HelpEntry, QueryError, too_long_message
 
 # What every game searches besides its own fields.
@@ -115,11 +116,11 @@ def _field_term(
             token=token,
         )
     if target == TYPE:
-        labels = [(t.key, (t.key, *t.label.texts.values())) for t in game.card_types]
+        labels = [(t.key, t.label) for t in game.card_types]
         return GameTerm(TYPE, _choice(labels, value, _("type"), token), negated=negated, token=token)
     if field is not None and field.kind == "choices":
         # A choice by its key or its label in any language of the data ("red", "Red", "赤").
-        labels = [(c.key, (c.key, *c.label.texts.values())) for c in field.choices]
+        labels = [(c.key, c.label) for c in field.choices]
         what = label_text(field.label).lower()
         return GameTerm(field.key, _choice(labels, value, what, token), negated=negated, token=token)
     if field is not None and field.kind == "bool":
@@ -137,30 +138,32 @@ def _int_term(field: CardField, op: str, value: str, negated: bool, token: str) 
     return GameTerm(field.key, int(value), op="=" if op == ":" else op, negated=negated, token=token)
 
 
-def _choice(candidates: list[tuple[str, tuple[str, ...]]], value: str, what: str, token: str) -> str:
-    """The key of the choice named by key or label, in full or by its first letters."""
+def _choice(candidates: list[tuple[str, Label]], value: str, what: str, token: str) -> str:
+    """The key of the choice named by its key or its label in any language, in full or by its first letters."""
     folded = fold(value)
-    exact = [key for key, names in candidates if folded in {fold(n) for n in names}]
-    found = exact or [key for key, names in candidates if any(fold(n).startswith(folded) for n in names)]
+    names = {key: {fold(key), *(fold(text) for text in label.texts.values())} for key, label in candidates}
+    exact = [key for key, _label in candidates if folded in names[key]]
+    found = exact or [key for key, _label in candidates if any(n.startswith(folded) for n in names[key])]
     if len(found) == 1:
         return found[0]
-    keys = ", ".join(key for key, _names in candidates)
+    # Each by the word the player may type: its key, or its label in the player's language.
+    shown = {key: choice_word(key, label) for key, label in candidates}
     if found:
         raise QueryError(
             _('"%(value)s" in "%(token)s" could be %(choices)s; type more letters')
-            % {"value": value, "token": token, "choices": _(" or ").join(found)},
+            % {"value": value, "token": token, "choices": _(" or ").join(shown[key] for key in found)},
             token=token,
         )
     raise QueryError(
         _('No %(what)s "%(value)s" in "%(token)s"; they are %(keys)s')
-        % {"what": what, "value": value, "token": token, "keys": keys},
+        % {"what": what, "value": value, "token": token, "keys": pgettext("list separator", ", ").join(shown.values())},
         token=token,
     )
 
 
 def game_type_term(game: GameDefinition, card_type: str) -> GameTerm:
     """The browser's type filter (?type=) as a term; QueryError for a type the game lacks."""
-    labels = [(t.key, (t.key, *t.label.texts.values())) for t in game.card_types]
+    labels = [(t.key, t.label) for t in game.card_types]
     token = f"type={card_type}"
     return GameTerm(TYPE, _choice(labels, card_type, _("type"), token), token=token)
 

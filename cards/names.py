@@ -62,6 +62,14 @@ def label_text(label: str) -> str:
 JAPANESE_SCRIPT = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff00-\uffef]")
 
 
+def choice_word(key: str, label: str) -> str:
+    """What a search error lists for a choice a player may type: its key in English ("unit"), its label where the
+    data gives one in the active language (ユニット; the search reads either)."""
+    if isinstance(label, Label) and (language := (get_language() or "en").split("-")[0]) != "en":
+        return label.texts.get(language) or key
+    return key
+
+
 def script_language(text: str) -> str:
     """The language a text of the data is written in, by its script: "ja" with any kana or kanji, else "en" (a card's
     text, written in one language by its source: a page marks it so, for screen readers and translators)."""

@@ -21,12 +21,14 @@ from enum import StrEnum
 from typing import NamedTuple, TypeVar
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from decks.rules.types import CARD_TYPES
 from decks.rules.wording import gettext_noop
 
 from .folding import fold
 from .games import default_game
+from .names import choice_word
 
 K = TypeVar("K")
 
@@ -188,6 +190,12 @@ def _type_names() -> list[tuple[str, str]]:
     return [(t.key, fold(text)) for t in default_game().card_types for text in t.label.texts.values()]
 
 
+def _types_shown(keys: Iterable[str] = CARD_TYPES) -> list[str]:
+    """The card types as a search error lists them, in the player's words (cards.names.choice_word)."""
+    labels = {t.key: t.label for t in default_game().card_types}
+    return [choice_word(key, labels.get(key, key)) for key in keys]
+
+
 def resolve_type(value: str, *, token: str = "", position: int | None = None) -> str:
     """The card type a folded value names, in full or by its first letters (`ev` is event)."""
     value = fold(value)
@@ -201,13 +209,13 @@ def resolve_type(value: str, *, token: str = "", position: int | None = None) ->
     if matches:
         raise QueryError(
             _('Type "%(value)s"%(where)s could be %(choices)s; type more letters')
-            % {"value": value, "where": where, "choices": _(" or ").join(matches)},
+            % {"value": value, "where": where, "choices": _(" or ").join(_types_shown(matches))},
             token=token,
             position=position,
         )
     raise QueryError(
         _('Unknown type "%(value)s"%(where)s; types are %(types)s')
-        % {"value": value, "where": where, "types": ", ".join(CARD_TYPES)},
+        % {"value": value, "where": where, "types": pgettext("list separator", ", ").join(_types_shown())},
         token=token,
         position=position,
     )

@@ -195,3 +195,15 @@ def test_a_japanese_player_searches_by_the_games_japanese_keys_and_labels(game, 
     terms = game_query_parse(game_get(game), query)
 
     assert [(t.key, t.value, t.op) for t in terms] == expected
+
+
+def test_a_japanese_players_search_error_lists_the_choices_in_japanese():
+    from django.utils import translation
+
+    with translation.override("ja"), pytest.raises(QueryError) as japanese:
+        game_query_parse(game_get("rulers-gambit"), "色:紺")
+    with translation.override("en"), pytest.raises(QueryError) as english:
+        game_query_parse(game_get("rulers-gambit"), "c:navy")
+
+    assert "青、赤、黄、緑、橙、紫" in japanese.value.message
+    assert "blue, red, yellow, green, orange, purple" in english.value.message
