@@ -73,7 +73,10 @@ def choice_word(key: str, label: str) -> str:
 def script_language(text: str) -> str:
     """The language a text of the data is written in, by its script: "ja" with any kana or kanji, else "en" (a card's
     text, written in one language by its source: a page marks it so, for screen readers and translators)."""
-    return "ja" if JAPANESE_SCRIPT.search(text or "") else "en"
+    # Most texts are ASCII: told by one C-level check, not a scan for kana (once per result row drawn).
+    if not text or text.isascii():
+        return "en"
+    return "ja" if JAPANESE_SCRIPT.search(text) else "en"
 
 
 def attribute_names_ordered(names: Iterable[str]) -> list[str]:
