@@ -54,8 +54,13 @@ def label_text(label: str) -> str:
     """A label of a game's data (a section's, a card type's, a field's: a Label) in the active language; a plain
     string as it is."""
     if isinstance(label, Label):
-        return label.in_language((get_language() or "en").split("-")[0])
+        return label.in_language(active_language())
     return label
+
+
+def active_language() -> str:
+    """The active language's code without its region ("ja", "en")."""
+    return (get_language() or "en").split("-")[0]
 
 
 # Kana, CJK ideographs and full-width forms: a name written in Japanese.
@@ -65,7 +70,7 @@ JAPANESE_SCRIPT = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff00-\uffef]")
 def choice_word(key: str, label: str) -> str:
     """What a search error lists for a choice a player may type: its key in English ("unit"), its label where the
     data gives one in the active language (ユニット; the search reads either)."""
-    if isinstance(label, Label) and (language := (get_language() or "en").split("-")[0]) != "en":
+    if isinstance(label, Label) and (language := active_language()) != "en":
         return label.texts.get(language) or key
     return key
 

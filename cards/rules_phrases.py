@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import re
 
-from django.utils.translation import get_language, gettext
+from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as _
 
 from .catalog import catalog_token
 from .models import RulesDocument
+from .names import active_language
 
 # Sentences end with "." or ")" (a heading with ":") before a capital, "(", "*(" or "■"; lines end one too.
 _BETWEEN = re.compile(r"((?<=[.)])[ \t]+(?=[A-Z(*■])|(?<=:)[ \t]+(?=■)|\n+)")
@@ -141,7 +142,7 @@ def sentences(text: str) -> list[str]:
 def rules_text(text: str) -> str:
     """A text of the rules data in the active language: in Japanese each sentence by its form's translation
     (sentences not spaced apart, lines kept); as the source writes it in English, or where a form is unknown."""
-    if not text or (get_language() or "en").split("-")[0] != "ja":
+    if not text or active_language() != "ja":
         return text
     out = []
     for place, part in enumerate(_BETWEEN.split(text.strip())):
@@ -164,7 +165,7 @@ def rules_document(key: str) -> str:
     """A rules document named by its key ("appendix-a-2023-12-04"): in Japanese by its title's translation
     ("ゲートルーラー総合ルール 付録 A:ルーラー"), else by the key, as the site has always named it."""
     global _titles
-    if (get_language() or "en").split("-")[0] != "ja":
+    if active_language() != "ja":
         return key
     token = catalog_token()
     if _titles is None or _titles[0] != token:

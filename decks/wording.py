@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from django.utils.translation import get_language, gettext, pgettext
 
-from cards.names import localized_name
+from cards.names import active_language, label_text, localized_name
 from decks.rules.types import Violation
 from decks.rules.wording import Label, Wording
 from decks.stored_wording import stored_wording
@@ -27,7 +27,7 @@ def word(text: object) -> str:
         text = text.wording if text.wording is not None else text.message
     if isinstance(text, Label):
         # The game's data words it per language (data/games/*.json): no catalog.
-        return text.in_language(_language())
+        return label_text(text)
     if isinstance(text, Wording):
         if _english():
             # The engine words in English already: its templates are the msgids (English has no catalog,
@@ -68,12 +68,7 @@ def _value(key: str, value: object) -> str:
 
 
 def _japanese() -> bool:
-    return _language() == "ja"
-
-
-def _language() -> str:
-    """The active language's code without its region ("ja", "en")."""
-    return (get_language() or "en").split("-")[0]
+    return active_language() == "ja"
 
 
 def _english() -> bool:
