@@ -167,6 +167,9 @@ def test_only_usable_cards_drops_a_card_at_its_copy_limit(page_on_full_deck: Any
     page.get_by_label("Search cards", exact=True).fill(query)
     expect(results).to_have_attribute("data-q", query)
     page.get_by_label("Only cards this deck can use").check()
+    # The search the box starts (250 ms on) answers before the clicks: a late answer would draw the results
+    # as they were before a click.
+    expect(results).to_have_attribute("data-usable", "")
     result = results.locator(f'[data-row][data-number="{warlock}"]')
     expect(result).to_have_count(1)
     result.get_by_role("button", name=re.compile(r"^\+ Add$")).click()
