@@ -52,7 +52,10 @@ def word_stored(text: str) -> str:
 
 
 def game_name(name: str) -> str:
-    """A game's, ruler's, faction's or card's name in the active language (English when no translation exists)."""
+    """A game's, ruler's, faction's or card's name in the active language (English when no translation exists); a
+    label made of names (a Wording: two factions played together, "All rulers") worded."""
+    if isinstance(name, Wording):
+        return word(name)
     return localized_name(name)
 
 

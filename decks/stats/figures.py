@@ -9,15 +9,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
+from decks.rules.wording import Wording, gettext_noop
+
 
 @dataclass(frozen=True)
 class Share:
     """One bar of a chart: a label, a count, a fraction (0-1), and a link when the label is a card or ruler."""
 
-    label: str
+    # A name (shown in the reader's language) or a Wording of names ("Volnar + ATLAS", "All rulers").
+    label: Wording | str
     decks: int
     share: float
-    detail: str = ""
+    detail: Wording | str = ""
     href: str = ""
 
     @property
@@ -54,7 +57,9 @@ class MonthRow:
 def avg_copies_label(avg_copies: float) -> str:
     """ "avg 3.0 copies", "avg 1 copy": one decimal is all a reader of a bar needs."""
     rounded = round(avg_copies, 1)
-    return "avg 1 copy" if rounded == 1 else f"avg {rounded:.1f} copies"
+    if rounded == 1:
+        return Wording(gettext_noop("avg 1 copy"))
+    return Wording(gettext_noop("avg %(n)s copies"), {"n": f"{rounded:.1f}"})
 
 
 # Colours of the trend lines, distinguishable for the common colour-vision deficiencies (Okabe-Ito).

@@ -17,6 +17,7 @@ from django.utils.translation import gettext
 from cards.games import games
 from cards.models import Card, Faction, Printing, Ruler
 from cards.names import localized_name
+from decks.rules.wording import Wording, gettext_noop
 
 from .figures import GameFigures, MonthRow, RulerTopCards, Share, TrendChart, avg_copies_label, trend_chart
 from .models import (
@@ -146,7 +147,7 @@ def _faction_bars(*, scope_filter: dict[str, Any], top: int) -> tuple[list[Share
     rows = list(FactionShare.objects.filter(**scope_filter).order_by("-decks", "faction_id", "other_faction_id"))
     singles = [Share(factions[f.faction_id], f.decks, f.share) for f in rows if f.other_faction_id is None]
     pairs = [
-        Share(f"{factions[f.faction_id]} + {factions[f.other_faction_id]}", f.decks, f.share)
+        Share(_pair(factions[f.faction_id], factions[f.other_faction_id]), f.decks, f.share)
         for f in rows
         if f.other_faction_id is not None
     ]
@@ -247,6 +248,16 @@ class CardStatistics:
     scope: str = ""
 
 
+def _copies_on_average(avg_copies: float) -> Wording:
+    """A card's copies per deck that plays it ("2.00 copies"), worded in the reader's language by the template."""
+    return Wording(gettext_noop("%(n)s copies"), {"n": f"{avg_copies:.2f}"})
+
+
+def _pair(faction: str, other: str) -> Wording:
+    """Two factions played together ("Volnar + ATLAS"), each by its name in the reader's language."""
+    return Wording(gettext_noop("%(faction)s + %(name)s"), {"faction": faction, "name": other})
+
+
 def card_statistics(*, card: Card) -> CardStatistics:
     """A card's figures in the current run: inclusion overall and per ruler, and its partners by lift.
 
@@ -258,7 +269,7 @@ def card_statistics(*, card: Card) -> CardStatistics:
     game = games().get(card.game)
     if game is not None and not game.default:
         row = GameCardShare.objects.filter(run=run, card=card).order_by("-decks").first()
-        overall = Share(game.name, row.decks, row.share, f"{row.avg_copies:.2f} copies") if row else None
+        overall = Share(game.name, row.decks, row.share, _copies_on_average(row.avg_copies)) if row else None
         return CardStatistics(
             run, overall, [], [], scope=gettext("public %(game)s decks") % {"game": localized_name(game.name)}
         )
@@ -273,10 +284,10 @@ def _card_inclusion_bars(*, run: StatisticsRun, card: Card) -> tuple[Share | Non
     per_ruler = []
     for row in CardInclusion.objects.filter(run=run, card=card).order_by("-decks", "ruler_id"):
         bar = Share(
-            rulers[row.ruler_id].name if row.ruler_id in rulers else "All rulers",
+            rulers[row.ruler_id].name if row.ruler_id in rulers else Wording(gettext_noop("All rulers")),
             row.decks,
             row.inclusion,
-            f"{row.avg_copies:.2f} copies",
+            _copies_on_average(row.avg_copies),
             f"/stats/?ruler={rulers[row.ruler_id].slug}" if row.ruler_id in rulers else "/stats/",
         )
         if row.ruler_id is None:

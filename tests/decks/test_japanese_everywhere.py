@@ -198,12 +198,17 @@ def decks(practice_set, game_catalog, user, client):
     from decks.models import DeckDraft
 
     gate_ruler = DeckDraft(name="練習", ruler="apprentice", main={"2025PS01-001": 2, "2025PS01-002": 1})
+    from decks.stats.services import statistics_recompute
+
     client.force_login(user)
-    return {
+    decks = {
         "gate-ruler": game_deck(user, gate_ruler),
         "rulers-gambit": game_deck(user, gambit_draft(name="炎", main={"RGT-011": 3, "RGT-040": 1})),
         "gaterunners": game_deck(user, runners_draft(name="走者", others={"hero": {"GRT-001": 1}})),
     }
+    # /stats/ and the card pages with figures to show: each game's identity cards, its most played cards.
+    statistics_recompute(min_pair_decks=1, min_pair_share=0)
+    return decks
 
 
 def test_a_japanese_player_meets_no_english_word(client, decks):
