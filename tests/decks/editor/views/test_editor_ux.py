@@ -127,7 +127,8 @@ def test_with_only_usable_cards_on_a_change_redraws_the_results_it_changed(clien
     usable = client.post(CHANGE, {"op": "add main TS-001", "usable": "1", **shown}, headers=HX).content.decode()
     # The results' tag is written on two lines in the template: any whitespace between its attributes.
     assert re.search(
-        r'id="card-results" class="card-results" data-view="list"\s+data-q="squire" data-usable hx-swap-oob="true"', usable
+        r'id="card-results" class="card-results" data-view="list"\s+data-q="squire" data-usable hx-swap-oob="true"',
+        usable,
     )
     assert 'id="result-TS-001"' not in usable
     assert 'id="result-TS-002"' in usable
