@@ -47,7 +47,7 @@ def localized_name(name: str) -> str:
     name (a Label of its data file) as the data gives it in that language."""
     if isinstance(name, Label):
         return label_text(name)
-    return japanese_name(name) if (get_language() or "").split("-")[0] == "ja" else name
+    return japanese_name(name) if active_language() == "ja" else name
 
 
 def label_text(label: str) -> str:
@@ -93,5 +93,5 @@ def attribute_names_ordered(names: Iterable[str]) -> list[str]:
     in one language; it reads in the player's language first and ends with the names known
     only in the other, never a guessed translation (docs/design.md, "Attribute names").
     """
-    players_ja = (get_language() or "").split("-")[0] == "ja"
+    players_ja = active_language() == "ja"
     return sorted(names, key=lambda name: (bool(JAPANESE_SCRIPT.search(name)) != players_ja, name))

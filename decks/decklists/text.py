@@ -26,15 +26,14 @@ reported with its number and, for a near miss, the name it probably meant.
 
 from __future__ import annotations
 
-import difflib
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 
-from cards.folding import fold
 from decks.decklists.text_format import TYPE_HEADINGS, TextCard, TextWords, format_deck_text, format_game_deck_text
+from decks.decklists.text_names import Names, name_key, suggestions_for
 from decks.decklists.text_words import (
     _BAD_COUNT,
     _NAME_REFUSED,
@@ -76,10 +75,6 @@ RESOURCES = "resources"
 # Bounds a pasted list must keep: the deck's own (decks.limits), and the text's length.
 MAX_COUNT = MAX_LINE_COUNT
 MAX_TEXT_LINES = 1000
-
-# Closeness (difflib ratio of folded names) from which a name is offered as "Did you mean …?".
-SUGGESTION_CUTOFF = 0.6
-
 
 # ---------------------------------------------------------------- reading
 
@@ -164,45 +159,6 @@ class ParsedDeck:
         return sum(self.main.values())
 
 
-class _Names:
-    """Folded aliases → canonical names, with near-miss suggestions."""
-
-    def __init__(self, aliases: Mapping[str, str]) -> None:
-        self.by_key: dict[str, str] = {}
-        # A Japanese alias as written (a card's Japanese name): the suggestion for a near miss of it.
-        self.japanese: dict[str, str] = {}
-        for alias, canonical in aliases.items():
-            if alias:
-                key = name_key(alias)
-                self.by_key.setdefault(key, canonical)
-                if _JAPANESE.search(alias):
-                    self.japanese.setdefault(key, alias)
-        self._keys = list(self.by_key)
-
-    def get(self, text: str) -> str | None:
-        return self.by_key.get(name_key(text))
-
-    def suggest(self, text: str) -> str | None:
-        key = name_key(text)
-        if not key:
-            return None
-        close = difflib.get_close_matches(key, self._keys, n=1, cutoff=SUGGESTION_CUTOFF)
-        if not close:
-            return None
-        # A Japanese name misspelt is answered with that Japanese name, an English one with the canonical name.
-        return self.japanese.get(close[0]) or self.by_key[close[0]]
-
-
-# Kana and kanji: a name written in Japanese.
-_JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
-_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00b4": "'", "`": "'"})
-
-
-def name_key(text: str) -> str:
-    """How names are compared: folded (case, width, kana), quotes unified, spaces collapsed."""
-    return " ".join(fold(text.translate(_QUOTES)).split())
-
-
 _BULLET = re.compile(r"^(?:[-*•・]|\d+[.)](?=\s))\s*")
 _COUNT_FIRST = re.compile(r"^(\d+)\s*(?:[x×]\s*|\s)\s*(\S.*)$", re.IGNORECASE)
 _COUNT_ONLY_FIRST = re.compile(r"^(\d+)\s+(\S.*)$")
@@ -277,20 +233,20 @@ class _Reader:
     """One pass over a pasted list (parse_deck_text): what it has read so far, line by line."""
 
     def __init__(self, vocabulary: Vocabulary, max_count: int) -> None:
-        self.cards = _Names(vocabulary.cards)
-        self.rulers = _Names(vocabulary.rulers)
-        self.geases = _Names(vocabulary.geases)
-        self.attributes = _Names({a: a for a in vocabulary.attributes})
+        self.cards = Names(vocabulary.cards)
+        self.rulers = Names(vocabulary.rulers)
+        self.geases = Names(vocabulary.geases)
+        self.attributes = Names({a: a for a in vocabulary.attributes})
         self.lookups = {
             "ruler": self.rulers,
             "geas": self.geases,
             "attribute": self.attributes,
-            "game": _Names(vocabulary.games),
+            "game": Names(vocabulary.games),
         }
-        self.headings = _Names({k: k for k in _HEADINGS})
+        self.headings = Names({k: k for k in _HEADINGS})
         # "Game" is read only when spelt out: as a near miss it would take "Gate: …" card names for headings.
-        self.near_headings = _Names({k: k for k in _HEADINGS if k != "game"})
-        self.game_sections = _Names({**_MAIN_HEADINGS, **vocabulary.sections}) if vocabulary.sections else None
+        self.near_headings = Names({k: k for k in _HEADINGS if k != "game"})
+        self.game_sections = Names({**_MAIN_HEADINGS, **vocabulary.sections}) if vocabulary.sections else None
         self.section_names = list(dict.fromkeys(vocabulary.sections))
         self.max_count = max_count
         self.found: dict[str, object] = {}
@@ -351,7 +307,7 @@ class _Reader:
                 number,
                 shown,
                 _w(_NOT_A_SECTION, heading=match.group(1), known=known),
-                _Names({h: h for h in self.section_names}).suggest(match.group(1)),
+                Names({h: h for h in self.section_names}).suggest(match.group(1)),
                 field="section",
                 written=match.group(1),
             )
@@ -456,7 +412,7 @@ def _heading(
     number: int,
     shown: str,
     found: dict[str, object],
-    lookups: Mapping[str, _Names],
+    lookups: Mapping[str, Names],
 ) -> LineError | None:
     """Record one `Key: value` line in `found`; an error if the value is unknown or given twice."""
     label = {
@@ -492,11 +448,6 @@ def _heading(
         return LineError(number, shown, _w(_UNKNOWN[key], value=value), names.suggest(value), field=key, written=value)
     found[key] = canonical
     return None
-
-
-def suggestions_for(names: Sequence[str], text: str) -> str | None:
-    """The known name closest to `text` (the parser's "Did you mean …?"), for callers with a bare list."""
-    return _Names({n: n for n in names}).suggest(text)
 
 
 def line_fixed(text: str, error: LineError) -> str:

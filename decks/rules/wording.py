@@ -138,14 +138,9 @@ class Label(str):
         """The text in `language` (a code such as "ja"), the English text where the data gives none."""
         return self.texts.get(language) or self.texts["en"]
 
-    def mapped(self, english: Callable[[str], str], **others: Callable[[str], str]) -> Label:
-        """A Label made from this one, each language's text changed by its function (the same text where none)."""
-        changes = {"en": english, **others}
-        return Label({lang: changes.get(lang, _same)(text) for lang, text in self.texts.items()})
-
-
-def _same(text: str) -> str:
-    return text
+    def mapped(self, english: Callable[[str], str]) -> Label:
+        """A Label made from this one, its English text changed by `english` (the other languages' as they are)."""
+        return Label({**self.texts, "en": english(self.texts["en"])})
 
 
 def plain_label(text: str) -> Label:
