@@ -360,8 +360,8 @@ def test_a_saved_deck_takes_quick_changes_and_then_a_picker_change_without_a_con
 def test_a_phone_player_clicking_fast_sees_every_add_in_the_deck_line_and_the_tab(
     chromium: Any, live_server: Any, practice_catalog: None
 ) -> None:
-    """Five "+ Add" clicks without waiting for the answers: htmx queues them, and when the last answer is in, the
-    Deck tab and the deck line both say 5 (never a line left at an older count)."""
+    """Five "+ Add" clicks without waiting for the answers: htmx queues them, the button stays where it was, and
+    when the last answer is in, the Deck tab and the deck line both say 5 (never a line left at an older count)."""
     from playwright.sync_api import expect
 
     with phone_page(chromium, live_server) as (page, errors):
@@ -374,10 +374,14 @@ def test_a_phone_player_clicking_fast_sees_every_add_in_the_deck_line_and_the_ta
         expect(page.locator("#card-results [data-row]")).to_have_count(1)
         add = page.locator(f'#card-results [data-row][data-number="{warlock}"] button[data-add]')
         expect(add).to_have_count(1)
+        under_the_finger = add.bounding_box()
         for _ in range(5):
             add.click(no_wait_after=True)
         expect(page.get_by_test_id("tab-count")).to_have_text("5/50")
         page.wait_for_function("() => !document.querySelector('.htmx-request')")
+        # The hint grew meanwhile ("5 in deck", over the limit) under the button, not above it: a button that
+        # moved between two fast clicks let the second land on the hint (CI once ended at 4/50).
+        assert add.bounding_box() == under_the_finger
         page.get_by_test_id("tab-deck").click()
         line = page.locator(f'#deck-list [data-row][data-number="{warlock}"]')
         expect(line).to_have_attribute("data-count", "5")
