@@ -9,6 +9,7 @@ DECK) and another game's (Ruler's Gambit's practice set).
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -146,8 +147,21 @@ def test_only_usable_cards_on_a_full_deck_says_why_and_follows_each_change(page_
     expect(results.locator("[data-row]")).to_have_count(0)
 
 
-def test_only_usable_cards_drops_a_card_at_its_copy_limit(page_on_full_deck: Any) -> None:
+def test_only_usable_cards_drops_a_card_at_its_copy_limit(page_on_full_deck: Any, monkeypatch: Any) -> None:
     from playwright.sync_api import expect
+
+    from decks.editor import views
+
+    # The usable-only search answers late (drawn at once, held 0.8 s on the way), as on a slow line: a click made
+    # meanwhile must not be drawn over by it (the search was drawn for the deck before the click).
+    answer = views.replace_url
+
+    def late(response: Any, url: str) -> Any:
+        if "usable" in url:
+            time.sleep(0.8)
+        return answer(response, url)
+
+    monkeypatch.setattr(views, "replace_url", late)
 
     page = page_on_full_deck
     results = page.locator("#card-results")
@@ -166,15 +180,16 @@ def test_only_usable_cards_drops_a_card_at_its_copy_limit(page_on_full_deck: Any
     query = f'name:"{DECK[warlock][0]}"'
     page.get_by_label("Search cards", exact=True).fill(query)
     expect(results).to_have_attribute("data-q", query)
-    page.get_by_label("Only cards this deck can use").check()
-    # The search the box starts (250 ms on) answers before the clicks: a late answer would draw the results
-    # as they were before a click.
-    expect(results).to_have_attribute("data-usable", "")
     result = results.locator(f'[data-row][data-number="{warlock}"]')
-    expect(result).to_have_count(1)
+    # The click comes while the search the box starts is on its way: they go in turn (hx-sync), so the search's
+    # answer is never drawn over the click's with the results as they were before it.
+    with page.expect_request(lambda request: "usable=1" in request.url):
+        page.get_by_label("Only cards this deck can use").check()
     result.get_by_role("button", name=re.compile(r"^\+ Add$")).click()
     expect(line).to_have_attribute("data-count", "3")
-    expect(result).to_have_count(1)
+    expect(results).to_have_attribute("data-usable", "")
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")
+    expect(result.locator(".in-deck")).to_have_text("3 in deck")
     # The 4th copy: the card can take no more (its copy limit) and leaves the list, which says why.
     result.get_by_role("button", name=re.compile(r"^\+ Add$")).click()
     expect(line).to_have_attribute("data-count", "4")
@@ -286,7 +301,8 @@ def test_enter_adds_the_top_result_of_its_own_search_not_of_results_another_answ
     the search's answer is shown although those results replaced the element it was sent for.
 
     The race that made CI's phone walkthrough a deck of 4 warlocks and a stranger (tab 5/50, the line at 4):
-    made certain here by holding the rules change's and the search's requests and letting them go in turn."""
+    made certain here by holding the rules change's and the search's requests and letting them go in turn. (The
+    search now waits for the change before it is sent at all, so its answer is drawn for the deck after it.)"""
     from playwright.sync_api import expect
 
     wanted = "2025PS01-021"
@@ -314,16 +330,17 @@ def test_enter_adds_the_top_result_of_its_own_search_not_of_results_another_answ
         # Set without an input event, so that Enter's search is the only one (typing would send another later).
         search.evaluate("(field, q) => { field.value = q; }", f'name:"{DECK[wanted][0]}"')
         search.press("Enter")
-        for _ in range(100):
-            if len(held) == 2:
-                break
-            page.wait_for_timeout(50)
-        assert [route.request.method for route in held] == ["POST", "GET"]
+        _wait_until_held(page, held, 1)
+        page.wait_for_timeout(300)
+        # The search waits its turn behind the rules change (hx-sync): it is not sent while the change is on its way.
+        assert [route.request.method for route in held] == ["POST"]
 
-        # The rules change's answer first: results for the empty search it was sent with.
+        # The rules change's answer first: results for the empty search it was sent with; then the search goes.
         holding["/change/"] = False
         held[0].continue_()
         expect(page.locator("#validation-panel .judged-by")).to_contain_text("with Oath of the Lone Banner")
+        _wait_until_held(page, held, 2)
+        assert [route.request.method for route in held] == ["POST", "GET"]
         expect(page.locator("#card-results")).to_have_attribute("data-q", "")
         page.wait_for_timeout(300)  # past the answer's settling, where an add of its top card would be sent
         # No request under way but the held search (an add would be one, and would draw a deck line).
@@ -341,3 +358,11 @@ def test_enter_adds_the_top_result_of_its_own_search_not_of_results_another_answ
         expect(page.locator('#deck-list [data-row][data-section="main"]')).to_have_count(1)
         expect(page.locator("#deck-heading .heading-count")).to_have_text("1/50")
     assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def _wait_until_held(page: Any, held: list[Any], count: int) -> None:
+    """Until `count` requests are held (or 5 s: the caller's assertion then says which were)."""
+    for _ in range(100):
+        if len(held) >= count:
+            return
+        page.wait_for_timeout(50)
