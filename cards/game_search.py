@@ -36,7 +36,9 @@ from .search import MAX_LEVEL, MAX_QUERY_LENGTH, HelpEntry, QueryError, too_long
 
 # What every game searches besides its own fields.
 TYPE, NAME, SET, TEXT = "type", "name", "set", "text"
-_COMMON_KEYS = {"t": TYPE, "type": TYPE, "name": NAME, "set": SET}
+# Japanese too: a card set is カードセット (セット is a card's own word in the games: Gate Ruler's set zone,
+# Ruler's Gambit's Set spells).
+_COMMON_KEYS = {"t": TYPE, "type": TYPE, "name": NAME, "set": SET, "名前": NAME, "カード名": NAME, "カードセット": SET}
 # A field's key is Latin (c:, cost<=) or Japanese (色:, コスト<=: the game's data names its aliases).
 _TOKEN = re.compile(r'(-?)(?:([A-Za-z_\u3040-\u30ff\u3400-\u9fff]+)(<=|>=|:|=|<|>))?("[^"]*"?|\S*)')
 _INT = re.compile(r"[+-]?[0-9]+")

@@ -116,7 +116,7 @@ SEARCH_HELP: tuple[HelpEntry, ...] = (
     HelpEntry("-term", gettext_noop("Not: negates any term"), "-t:event  -cnt  -dragon"),
     HelpEntry("term term", gettext_noop("Cards must match every term"), "f:volnar t:unit lv<=2"),
     HelpEntry(
-        "勢力:  種類:  レベル<=2  属性:  セット:  名前:",
+        "勢力:  種類:  レベル<=2  属性:  カードセット:  名前:",
         gettext_noop("Japanese field names work too"),
         "勢力:ウォルナー レベル<=2",
     ),
@@ -143,7 +143,8 @@ _JAPANESE_FIELD_NAMES = {
     "タイプ": Field.TYPE,
     "レベル": Field.LEVEL,
     "属性": Field.ATTRIBUTE,
-    "セット": Field.SET,
+    "カードセット": Field.SET,
+    "セット": Field.SET,  # as help said before カードセット (セット alone is also the set zone's word)
     "名前": Field.NAME,
     "カード名": Field.NAME,
 }

@@ -189,6 +189,14 @@ def test_every_help_example_of_a_game_parses(slug):
             "種類:ヒーロー 体力>=18 インスタント",
             [("type", "hero", "="), ("health", 18, ">="), ("instant", True, "=")],
         ),
+        # Every game's own keys beside the common ones: a card set is カードセット, while セット stays a card's word
+        # (Ruler's Gambit's Set spells).
+        (
+            "gaterunners",
+            "名前:ダッシュ カードセット:GR01",
+            [("name", "だっしゅ", "="), ("set", "gr01", "=")],
+        ),
+        ("rulers-gambit", "スペル:セット カード名:tide", [("spell_type", "set", "="), ("name", "tide", "=")]),
     ],
 )
 def test_a_japanese_player_searches_by_the_games_japanese_keys_and_labels(game, query, expected):

@@ -81,6 +81,7 @@ def test_a_bad_factions_file_names_its_row_and_field(tmp_path) -> None:
         ("タイプ:ev", Field.TYPE, "event", "="),
         ("属性:dragon", Field.ATTRIBUTE, "dragon", "="),
         ("セット:PS01", Field.SET, "ps01", "="),
+        ("カードセット:PS01", Field.SET, "ps01", "="),
     ],
 )
 def test_search_takes_japanese_field_names(query: str, field: Field, value: object, op: str) -> None:

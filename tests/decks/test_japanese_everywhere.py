@@ -241,6 +241,22 @@ def test_the_check_finds_an_english_word_and_a_japanese_line():
     assert out_of_place('<p>Deck <span lang="ja">燃えさし</span></p><p>デッキ</p>', "en", [], "燃えさし") == ["デッキ"]
 
 
+def test_a_card_set_is_a_card_set_in_japanese_never_the_games_set(client, decks):
+    """セット alone is a card's word in the games (Gate Ruler's set zone, Ruler's Gambit's Set spells): a card set is
+    カードセット wherever the interface names one, and the visibility form's button (English "Set") says what it does."""
+    client.cookies["django_language"] = "ja"
+    deck = decks["gate-ruler"]
+
+    card_page = client.get("/cards/2025PS01-001/").content.decode()
+    editor = client.get(f"/decks/{deck.public_id}/edit/").content.decode()
+
+    assert "<th>カードセット</th>" in card_page
+    assert re.search(r"<label>カードセット <select name=\"set\">", editor)
+    assert re.search(r'data-testid="visibility-form">.*?<button type="submit">変更する</button>', editor, re.S)
+    assert "<th>セット</th>" not in card_page
+    assert "<label>セット " not in editor
+
+
 def test_did_you_mean_answers_a_japanese_typo_with_the_japanese_name(client, decks):
     client.cookies["django_language"] = "ja"
     deck = decks["gate-ruler"]
