@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
@@ -22,7 +23,12 @@ urlpatterns = [
     path("accounts/signup/", account_views.signup, name="signup"),
     # Django's set_language (name "set_language" as in django.conf.urls.i18n), which also stores a player's choice.
     path("i18n/setlang/", account_views.language_set, name="set_language"),
-    path("accounts/", include("django.contrib.auth.urls")),
+    # Django's login, logout and password change (django.contrib.auth.urls without the password reset: an
+    # account has no e-mail address, since sign-up asks for none, and no mail is sent; its pages were the admin's).
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/password_change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path("accounts/password_change/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     path("decks/", include("decks.urls")),
     path("", include(decklist_urls.export_urlpatterns)),
     path("", include((deck_urls.deckpage_urlpatterns, "deckpages"))),

@@ -106,3 +106,12 @@ def test_the_navigation_follows_the_login(client, user):
     html = client.get("/").content.decode()
     assert 'href="/decks/"' in html
     assert 'action="/accounts/logout/"' in html
+
+
+def test_there_is_no_password_reset_by_mail(client):
+    """An account has no e-mail address (sign-up asks for none) and the site sends no mail: no page offers a reset
+    (Django's were the admin's pages, in its chrome, and posting one tried to send a mail)."""
+    client.cookies["django_language"] = "ja"
+
+    assert client.get("/accounts/password_reset/").status_code == 404
+    assert client.get("/accounts/login/").status_code == 200
