@@ -6,6 +6,7 @@ from typing import Any
 
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext
 from django.views import defaults
 from rest_framework import exceptions
 from rest_framework.response import Response
@@ -44,7 +45,8 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
 
 # Django's error views (gatesite/urls.py handler400, handler404, handler500): under /api/ the
 # answer is JSON in the shape the API documents, even when no API view was reached (an unknown
-# path, a deck id no URL matches); elsewhere Django's own pages.
+# path, a deck id no URL matches), worded per Accept-Language; elsewhere Django's own views, with
+# the site's templates (templates/400.html, 403.html, 404.html, 500.html) in the player's language.
 
 
 def _is_api(request: HttpRequest) -> bool:
@@ -56,16 +58,16 @@ def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
         return defaults.bad_request(request, exception)
     if isinstance(exception, RequestDataTooBig):
         return JsonResponse({"error": str(RequestBodyTooLarge().detail)}, status=413)
-    return JsonResponse({"error": "Bad request."}, status=400)
+    return JsonResponse({"error": gettext("Bad request.")}, status=400)
 
 
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     if not _is_api(request):
         return defaults.page_not_found(request, exception)
-    return JsonResponse({"detail": "Not found."}, status=404)
+    return JsonResponse({"detail": gettext("Not found.")}, status=404)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
     if not _is_api(request):
         return defaults.server_error(request)
-    return JsonResponse({"error": "Server error: the request could not be answered."}, status=500)
+    return JsonResponse({"error": gettext("Server error: the request could not be answered.")}, status=500)

@@ -191,6 +191,9 @@ def pages(client, decks) -> Iterator[tuple[str, str]]:
         yield f"card page {number}", client.get(f"/cards/{number}/").content.decode()
     yield "my decks", client.get("/decks/").content.decode()
     yield "browse", client.get("/decks/browse/").content.decode()
+    a, b = decks["gate-ruler"].public_id, decks["rulers-gambit"].public_id
+    yield "compare", client.get(f"/decks/compare/?a={a}&b={b}").content.decode()
+    yield "page not found", client.get("/d/no-such-deck/").content.decode()
 
 
 @pytest.fixture
@@ -217,7 +220,7 @@ def test_a_japanese_player_meets_no_english_word(client, decks):
 
     found = {what: out_of_place(html, "ja", names, known) for what, html in pages(client, decks)}
 
-    assert len(found) == 35
+    assert len(found) == 37
     assert {what: words for what, words in found.items() if words} == {}
 
 

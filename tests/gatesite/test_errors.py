@@ -1,12 +1,15 @@
-"""gatesite/errors.py: under /api/ every error is JSON, even where no API view answers; elsewhere Django's pages."""
+"""gatesite/errors.py: under /api/ every error is JSON, even where no API view answers; elsewhere the site's own error
+pages (templates/400.html, 403.html, 404.html, 500.html), in the player's language."""
 
 from __future__ import annotations
 
 import json
 
 import pytest
-from django.core.exceptions import RequestDataTooBig
+from django.contrib.auth.models import AnonymousUser
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.test import RequestFactory
+from django.views import defaults
 
 from gatesite.errors import bad_request, page_not_found, server_error
 
@@ -44,3 +47,46 @@ def test_it_answers_other_bad_api_requests_and_server_errors_with_json():
     assert bad_request(request, ValueError()).status_code == 400
     assert server_error(request)["Content-Type"] == "application/json"
     assert page_not_found(RequestFactory().get("/cards/x/"), ValueError())["Content-Type"].startswith("text/html")
+
+
+@pytest.mark.parametrize(
+    ("language", "heading", "api"),
+    [("ja", "ページが見つかりません", "見つかりません。"), ("en", "Page not found", "Not found.")],
+)
+def test_the_404_page_and_the_api_404_are_in_the_players_language(client, language, heading, api):
+    """A dead share link shows the site's page (its header, a way back), not Django's bare English one."""
+    client.cookies["django_language"] = language
+
+    page = client.get("/d/no-such-deck/")
+    answer = client.get("/api/v1/nothing/", headers={"accept-language": language})
+
+    assert page.status_code == 404
+    assert f"<h1>{heading}</h1>" in page.content.decode()
+    assert 'href="/decks/new/"' in page.content.decode()
+    assert answer.json() == {"detail": api}
+
+
+@pytest.mark.parametrize(
+    ("view", "status", "heading"),
+    [(server_error, 500, "エラーが発生しました"), (lambda r: bad_request(r, ValueError()), 400, "不正なリクエスト")],
+)
+def test_the_500_and_400_pages_are_the_sites_own_in_the_players_language(view, status, heading):
+    """Rendered without the request (no user, no context processors): a page of their own, in the active language."""
+    from django.utils import translation
+
+    with translation.override("ja"):
+        response = view(RequestFactory().get("/decks/"))
+
+    assert response.status_code == status
+    assert f"<h1>{heading}</h1>" in response.content.decode()
+    assert '<html lang="ja">' in response.content.decode()
+
+
+def test_the_403_page_is_the_sites_own():
+
+    request = RequestFactory().get("/admin/")
+    request.user = AnonymousUser()
+    response = defaults.permission_denied(request, PermissionDenied())
+
+    assert response.status_code == 403
+    assert "<h1>Not allowed</h1>" in response.content.decode()
