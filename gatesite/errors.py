@@ -39,7 +39,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         return Response({"error": str(exc.detail)}, status=413)
     response = exception_handler(exc, context)
     if response is not None and isinstance(exc, exceptions.ParseError):
-        response.data = {"error": f"Malformed JSON: {exc.detail}"}
+        response.data = {"error": gettext("Malformed JSON: %(detail)s") % {"detail": exc.detail}}
     return response
 
 

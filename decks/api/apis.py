@@ -140,7 +140,7 @@ def _public_asked(request: Request) -> bool:
     if values in ([], [""]):  # an empty value is no value (the schema's allowEmptyValue)
         return False
     if len(values) > 1 or values[0].lower() not in _BOOLEANS:
-        raise serializers.ValidationError({"public": ["Must be a valid boolean (true or false)."]})
+        raise serializers.ValidationError({"public": [gettext("Must be a valid boolean (true or false).")]})
     return _BOOLEANS[values[0].lower()]
 
 
@@ -176,7 +176,7 @@ class DeckListApi(generics.ListAPIView):
     )
     def post(self, request: Request) -> Response:
         if not request.user.is_authenticated:
-            raise NotAuthenticated("Sign in (session or token) to save decks.")
+            raise NotAuthenticated(gettext("Sign in (session or token) to save decks."))
         body = body_parse(DeckInput, request)
         deck = deck_save(owner=request.user, draft=_draft_from(body.model_dump()), visibility=body.visibility)
         answer = deck_detail_output(deck=deck_api_queryset().get(pk=deck.pk), request=request)
@@ -196,12 +196,12 @@ class DeckDetailApi(APIView):
             deck.visibility != Visibility.PRIVATE or deck_is_owned_by(deck=deck, user=request.user)
         )
         if not readable:
-            raise NotFound("No such deck.")  # someone else's private deck: its existence is not revealed
+            raise NotFound(gettext("No such deck."))  # someone else's private deck: its existence is not revealed
         assert deck is not None
         if write and not deck_is_owned_by(deck=deck, user=request.user):
             if not request.user.is_authenticated:
-                raise NotAuthenticated("Sign in (session or token) to change your decks.")
-            raise PermissionDenied("Only the owner can change this deck.")
+                raise NotAuthenticated(gettext("Sign in (session or token) to change your decks."))
+            raise PermissionDenied(gettext("Only the owner can change this deck."))
         return deck
 
     @extend_schema(operation_id="decks_retrieve", responses={200: DeckDetailOutput, **_READ_ERRORS})

@@ -10,6 +10,7 @@ from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
 from django.utils.functional import cached_property
+from django.utils.translation import gettext
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
@@ -60,7 +61,7 @@ class DeckPagination(PageNumberPagination):
         except ValueError:
             size = 0
         if len(raw) > 1 or size < 1:
-            raise ValidationError({"page_size": ["A whole number of at least 1."]})
+            raise ValidationError({"page_size": [gettext("A whole number of at least 1.")]})
         return min(size, self.max_page_size)
 
     def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:

@@ -449,12 +449,17 @@ def deck_draft_from_link(*, code: str) -> DeckDraft:
     try:
         game = game_get(linked.game) if linked.game is not None else default_game()
     except UnknownGameError as exc:
-        raise ApplicationError(f"The link's deck is of a game this site does not serve ({linked.game}).") from exc
+        raise ApplicationError(
+            gettext("The link's deck is of a game this site does not serve (%(game)s).") % {"game": linked.game}
+        ) from exc
     sections = {"main": linked.main, "resources": linked.resources, **linked.sections}
     keys = game.section_keys()
     for key, counts in sections.items():
         if counts and key not in keys:
-            raise ApplicationError(f"The link's deck has a section {game.name} decks do not have ({key}).")
+            raise ApplicationError(
+                gettext("The link's deck has a section %(game)s decks do not have (%(section)s).")
+                % {"game": game_name(game.name), "section": key}
+            )
     # A link that names its game carries no rules chosen (decode_deck_link reads none of them).
     return DeckDraft.of_sections(
         {key: dict(counts) for key, counts in sections.items() if key in keys},

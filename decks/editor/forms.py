@@ -72,7 +72,7 @@ class DeckChangeForm(forms.Form):
         if not data.get("action"):
             raise forms.ValidationError(_("What change? The request names no action."))
         if data.get("action") in CARD_ACTIONS and not data.get("number"):
-            raise forms.ValidationError("Which card? The change names no collector number.")
+            raise forms.ValidationError(_("Which card? The change names no collector number."))
         return data
 
     def change(self) -> DraftChange:

@@ -139,14 +139,15 @@ def _move(draft: DeckDraft, game: GameDefinition, change: DraftChange) -> DeckDr
     number, section = change.number, change.section
     if section not in (*game.section_keys(), CONSIDERING):
         raise ApplicationError(
-            _("A %(game)s deck has no section '%(section)s'.") % {"game": game.name, "section": section},
+            _("A %(game)s deck has no section '%(section)s'.") % {"game": game_name(game.name), "section": section},
             field="section",
         )
     # Only a printing new to the draft is looked up.
     adding = change.action in (ADD, SET_COUNT) and number not in draft.numbers()
     if adding and not card_facts_by_number(game, [number]):
         raise ApplicationError(
-            _("No %(game)s card with collector number '%(number)s'.") % {"game": game.name, "number": number},
+            _("No %(game)s card with collector number '%(number)s'.")
+            % {"game": game_name(game.name), "number": number},
             field="number",
         )
     if change.action == ADD:

@@ -151,3 +151,31 @@ def test_what_a_game_lacks_is_refused_in_the_requests_language(alice_client, gam
         "error": "ruler: Ruler's Gambit のデッキにルーラーやギアスはありません。",
         "field": "ruler",
     }
+
+
+@pytest.mark.parametrize(
+    ("method", "url", "body", "signed_in", "key", "english", "japanese"),
+    [
+        ("post", LIST, {}, False, "detail", "Sign in (session or token) to save decks.", "デッキを保存するには"),
+        ("get", f"{LIST}?page_size=0", None, True, "page_size", "A whole number of at least 1.", "1 以上の整数"),
+        ("get", f"{LIST}?public=maybe", None, True, "public", "Must be a valid boolean", "真偽値"),
+        ("get", f"{LIST}no-such-deck/", None, True, "detail", "No such deck.", "そのデッキはありません。"),
+        ("post", LIST, "{", True, "error", "Malformed JSON: ", "JSON の形式が正しくありません:"),
+    ],
+)
+def test_the_apis_refusals_are_worded_per_accept_language(
+    client, user, method, url, body, signed_in, key, english, japanese
+):
+    """Every refusal of the decks API, not only the engine's: the codes and field names stay, the words follow."""
+    if signed_in:
+        client.force_login(user)
+
+    def ask(language):
+        data = body if isinstance(body, str) or body is None else json.dumps(body)
+        answer = getattr(client, method)(url, data, content_type="application/json", HTTP_ACCEPT_LANGUAGE=language)
+        assert 400 <= answer.status_code < 500
+        said = answer.json()[key]
+        return said[0] if isinstance(said, list) else said
+
+    assert ask("en").startswith(english)
+    assert ask("ja").startswith(japanese)
