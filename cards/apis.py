@@ -16,6 +16,7 @@ from typing import Any
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.http import parse_etags
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import generics, serializers
@@ -168,7 +169,7 @@ class RulerDetailApi(APIView):
     def get(self, request: Request, slug: str) -> HttpResponse:
         on = _as_of(request)
         if not catalog_remembered(("ruler-exists", slug), lambda: Ruler.objects.filter(slug=slug).exists()):
-            raise NotFound(f"No ruler '{slug}'.")
+            raise NotFound(gettext("No ruler '%(slug)s'.") % {"slug": slug})
         return _catalog_answer(request, on=on, body=lambda: _ruler_detail_body(slug, on))
 
 
@@ -283,5 +284,5 @@ class CardDetailApi(APIView):
     def get(self, request: Request, number: str) -> HttpResponse:
         card = card_get_by_collector_number(number=number)
         if card is None:
-            raise NotFound(f"No card has the collector number '{number}'.")
+            raise NotFound(gettext("No card has the collector number '%(number)s'.") % {"number": number})
         return _catalog_answer(request, on=date.min, body=lambda: self.OutputSerializer(card).data)

@@ -294,7 +294,9 @@ def deck_save(
     ApplicationError for an unknown attribute or a visibility that is not one of Visibility.
     """
     if visibility not in Visibility.values:
-        raise ApplicationError(f"Unknown visibility '{visibility}'.", field="visibility")
+        raise ApplicationError(
+            gettext("Unknown visibility '%(visibility)s'.") % {"visibility": visibility}, field="visibility"
+        )
     if draft.attribute and not attribute_exists(draft.attribute):
         raise ApplicationError(
             gettext("Unknown attribute '%(value)s'.") % {"value": draft.attribute}, field="attribute"
@@ -320,7 +322,9 @@ def deck_visibility_set(*, deck: Deck, visibility: str) -> Deck:
     Not a change to the deck's list: no new version, and an editor open elsewhere stays current.
     """
     if visibility not in Visibility.values:
-        raise ApplicationError(f"Unknown visibility '{visibility}'.", field="visibility")
+        raise ApplicationError(
+            gettext("Unknown visibility '%(visibility)s'.") % {"visibility": visibility}, field="visibility"
+        )
     counted = deck.visibility == Visibility.PUBLIC and not deck.archived
     Deck.objects.filter(pk=deck.pk).update(visibility=visibility)
     deck.visibility = visibility

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.exceptions import AuthenticationFailed
 
@@ -19,7 +20,7 @@ class ApiTokenAuthentication(TokenAuthentication):
     def authenticate_credentials(self, key: str) -> tuple[Any, ApiToken]:
         token = api_token_get(key=key)
         if token is None:
-            raise AuthenticationFailed("Invalid or expired token.")
+            raise AuthenticationFailed(gettext("Invalid or expired token."))
         if not token.user.is_active:
-            raise AuthenticationFailed("User inactive or deleted.")
+            raise AuthenticationFailed(gettext("User inactive or deleted."))
         return token.user, token

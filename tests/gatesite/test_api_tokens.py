@@ -86,6 +86,8 @@ def test_it_refuses_an_unknown_token(client, user):
     api_token_create(user=user)
 
     assert client.get(WHO, HTTP_AUTHORIZATION="Token not-a-token").status_code == 401
+    japanese = client.get(WHO, HTTP_AUTHORIZATION="Token not-a-token", HTTP_ACCEPT_LANGUAGE="ja")
+    assert japanese.json() == {"detail": "トークンが正しくないか、期限切れです。"}
 
 
 def test_the_owner_revokes_the_token_used(client, user):

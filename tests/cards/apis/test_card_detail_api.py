@@ -67,6 +67,8 @@ def test_it_answers_404_for_an_unknown_collector_number(client, drake):
 
     assert response.status_code == 404
     assert "XX99-999" in response.json()["detail"]
+    japanese = client.get("/api/v1/cards/XX99-999/", HTTP_ACCEPT_LANGUAGE="ja").json()["detail"]
+    assert japanese == "コレクター番号「XX99-999」のカードはありません。"
 
 
 def test_it_keeps_the_card_list_working(client, drake):

@@ -51,6 +51,10 @@ def test_it_shows_null_rules_for_a_ruler_before_its_first_revision(client, rules
 
 def test_it_answers_404_for_an_unknown_ruler(client, rules):
     assert client.get("/api/v1/rulers/nobody/").status_code == 404
+    assert client.get("/api/v1/rulers/nobody/").json() == {"detail": "No ruler 'nobody'."}
+    assert client.get("/api/v1/rulers/nobody/", HTTP_ACCEPT_LANGUAGE="ja").json() == {
+        "detail": "「nobody」というルーラーはありません。"
+    }
 
 
 def test_it_refuses_a_malformed_date(client, rules):
