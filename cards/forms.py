@@ -5,8 +5,11 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 from django.template.defaultfilters import filesizeformat
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from .games import default_game
+from .names import label_text
 
 
 class ImportUploadForm(forms.Form):
@@ -16,29 +19,37 @@ class ImportUploadForm(forms.Form):
     MODE_APPLY = "apply"
 
     file = forms.FileField(
-        help_text="One set file, .json or .csv, in the import format (data/README.md).",
+        label=_("File"),
+        help_text=_("One set file, .json or .csv, in the import format (data/README.md)."),
         widget=forms.ClearableFileInput(attrs={"accept": ".json,.csv,application/json,text/csv"}),
     )
     mode = forms.ChoiceField(
         choices=[
-            (MODE_DRY_RUN, "Dry run: show what would change, write nothing"),
-            (MODE_APPLY, "Apply: write the changes to the catalog"),
+            (MODE_DRY_RUN, _("Dry run: show what would change, write nothing")),
+            (MODE_APPLY, _("Apply: write the changes to the catalog")),
         ],
+        label=_("Mode"),
         initial=MODE_DRY_RUN,
         widget=forms.RadioSelect,
     )
     errata_effective_date = forms.DateField(
         required=False,
-        label="Errata effective date",
-        help_text="YYYY-MM-DD. Empty: the release date of the set in the file.",
+        label=_("Errata effective date"),
+        help_text=_("YYYY-MM-DD. Empty: the release date of the set in the file."),
         widget=forms.DateInput(attrs={"type": "date"}),
     )
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.fields["file"].help_text += (
-            f" Its game is the JSON file's \"game\" (a CSV row's game column), {default_game().name} when absent."
-            f" At most {filesizeformat(settings.IMPORT_MAX_BYTES)}."
+        file = self.fields["file"]
+        file.help_text = " ".join(
+            (
+                str(file.help_text),
+                gettext(
+                    "Its game is the JSON file's \"game\" (a CSV row's game column), %(game)s when absent. At most %(size)s."
+                )
+                % {"game": label_text(default_game().name), "size": filesizeformat(settings.IMPORT_MAX_BYTES)},
+            )
         )
 
     @property

@@ -361,3 +361,12 @@ def test_the_job_page_reads_in_the_admins_language(admin_client):
     assert "新しいカード (2)" in body
     assert "…ほか 1 件" in body
     assert "Counts" not in body
+
+
+def test_the_upload_form_reads_in_the_admins_language(admin_client):
+    body = admin_client.get(IMPORT_URL, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+
+    assert "試行:変わる内容を表示するだけで、何も書き込まない" in body
+    assert "ない場合はゲートルーラー。" in body
+    assert "Dry run" not in body
+    assert "Dry run: show what would change" in admin_client.get(IMPORT_URL, HTTP_ACCEPT_LANGUAGE="en").content.decode()
