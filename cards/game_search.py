@@ -31,7 +31,7 @@ from decks.rules.wording import Label, Wording, gettext_noop
 
 from .folding import fold
 from .models import Printing
-from .names import choice_word, label_text
+from .names import active_language, choice_word, label_text
 from .search import MAX_LEVEL, MAX_QUERY_LENGTH, HelpEntry, QueryError, too_long_message
 
 # What every game searches besides its own fields.
@@ -98,7 +98,10 @@ def _field_term(
 ) -> GameTerm:
     target = keys.get(key)
     if target is None:
-        known = ", ".join(sorted({k for k in keys if len(k) <= 8}))
+        # The keys in the player's script (色, 種類 … in Japanese; c, t … in English), joined as their language joins.
+        japanese = active_language() == "ja"
+        short = {k for k in keys if len(k) <= 8}
+        known = pgettext("list separator", ", ").join(sorted({k for k in short if k.isascii() != japanese} or short))
         raise QueryError(
             _('Unknown field "%(field)s" in "%(token)s"; %(game)s searches %(known)s')
             % {"field": key + op, "token": token, "game": label_text(game.name), "known": known},

@@ -15,6 +15,7 @@ from gatesite.errors import ApplicationError
 from .catalog import MAX_DERIVED, CatalogMemory, catalog_memory, catalog_remembered
 from .models import Geas, GeasRevision, Ruler, RulerRevision
 from .names import localized_name
+from .rules_phrases import rules_document
 
 
 def ruler_revision_in_force(*, ruler: Ruler, on: date) -> RulerRevision | None:
@@ -132,7 +133,12 @@ def _earliest_rules_note(revision: RulerRevision, on: date) -> str:
     return _(
         "%(ruler)s's rules on %(on)s are not recorded: the earliest recorded are from %(first)s "
         "(%(document)s), and this deck is judged by them."
-    ) % {"ruler": localized_name(revision.ruler.name), "on": on, "first": first, "document": revision.document}
+    ) % {
+        "ruler": localized_name(revision.ruler.name),
+        "on": on,
+        "first": first,
+        "document": rules_document(revision.document),
+    }
 
 
 def _ruler_revisions(memory: CatalogMemory, slug: str) -> tuple[RulerRevision, ...]:

@@ -59,6 +59,11 @@ def game_name(name: str) -> str:
     return localized_name(name)
 
 
+def worded_list(items: object) -> str:
+    """Messages or labels, each worded, joined as the player's language joins a list ("A, B"; Japanese 「A、B」)."""
+    return _value("", tuple(items)) if isinstance(items, (list, tuple)) else word(items)
+
+
 def _value(key: str, value: object) -> str:
     if isinstance(value, (Wording, Label)):
         return word(value)

@@ -29,6 +29,7 @@ from decks.decklists.text import (
     line_fixed,
     parse_deck_text,
 )
+from decks.decklists.text_words import _KEPT, _w
 from decks.models import MAX_LINE_COUNT, DeckDraft
 from decks.rules.games import GameDefinition
 from decks.rules.ruleset import RulesInForce
@@ -84,7 +85,7 @@ def _section_words(game: GameDefinition) -> dict[str, Any]:
             for word_of in (section.heading, section.label):
                 for text in (word_of, *word_of.texts.values()):
                     headings.setdefault(text, section.key)
-    return {"sections": headings}
+    return {"sections": headings, "section_headings": tuple(s.heading for s in game.sections if s.heading)}
 
 
 def deck_draft_text(*, draft: DeckDraft) -> str:
@@ -242,7 +243,9 @@ def _text_of_its_game(
         return parsed, text, draft, None
     if game_fixed:
         line = parsed.heading_lines.get("game", 0)
-        message = f"This deck is a {game_get(draft.game).name} deck; its game does not change."
+        message = gettext("This deck is a %(game)s deck; its game does not change.") % {
+            "game": game_name(game_get(draft.game).name)
+        }
         refused = TextImport(parsed, None, None, (*parsed.errors, LineError(line, "", message, field="game")), (), text)
         return parsed, text, draft, refused
     draft = DeckDraft(name=draft.name, description=draft.description, game=parsed.game)
@@ -324,8 +327,11 @@ def _text_headings(*, parsed: ParsedDeck, draft: DeckDraft) -> tuple[dict[str, A
     geas_slug = _geas_slug(parsed.geas) if parsed.geas is not None else draft.geas
     attribute = parsed.attribute if parsed.attribute is not None else draft.attribute
     rules_date = parsed.rules_date if "rules_date" in parsed.heading_lines else draft.rules_date
-    kept = ["ruler"] + [
-        k.replace("_", " ") for k in ("geas", "attribute", "rules_date") if k not in parsed.heading_lines
+    # Wordings (the page words them; their English is the key as a sentence says it: "rules date").
+    kept = [
+        _w(_KEPT[k])
+        for k in ("ruler", "geas", "attribute", "rules_date")
+        if k == "ruler" or k not in parsed.heading_lines
     ]
     return {"ruler": draft.ruler, "geas": geas_slug, "attribute": attribute, "rules_date": rules_date}, kept
 

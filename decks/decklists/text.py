@@ -36,6 +36,7 @@ from decks.decklists.text_format import TYPE_HEADINGS, TextCard, TextWords, form
 from decks.decklists.text_names import Names, name_key, suggestions_for
 from decks.decklists.text_words import (
     _BAD_COUNT,
+    _HEADING_WORDS,
     _NAME_REFUSED,
     _NOT_A_CARD,
     _NOT_A_CARD_LINE,
@@ -97,6 +98,8 @@ class Vocabulary:
     # A game with sections of its own: each section's headings ("Kingdom", "Hero", "Gates") → its
     # key. Empty for Gate Ruler, whose `Resources:` heading is read as it always was.
     sections: Mapping[str, str] = field(default_factory=dict)
+    # Each section's heading once, as an error lists them (a Label: the page words it in the player's language).
+    section_headings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -248,6 +251,7 @@ class _Reader:
         self.near_headings = Names({k: k for k in _HEADINGS if k != "game"})
         self.game_sections = Names({**_MAIN_HEADINGS, **vocabulary.sections}) if vocabulary.sections else None
         self.section_names = list(dict.fromkeys(vocabulary.sections))
+        self.section_headings = tuple(vocabulary.section_headings) or tuple(self.section_names)
         self.max_count = max_count
         self.found: dict[str, object] = {}
         self.heading_lines: dict[str, int] = {}
@@ -301,12 +305,11 @@ class _Reader:
         if _GROUP.match(line.lower()):
             # A group heading copied from another list ("Units (20):"): nothing to read.
             return True
-        known = ", ".join(self.section_names)
         self.errors.append(
             LineError(
                 number,
                 shown,
-                _w(_NOT_A_SECTION, heading=match.group(1), known=known),
+                _w(_NOT_A_SECTION, heading=match.group(1), known=self.section_headings),
                 Names({h: h for h in self.section_names}).suggest(match.group(1)),
                 field="section",
                 written=match.group(1),
@@ -415,16 +418,8 @@ def _heading(
     lookups: Mapping[str, Names],
 ) -> LineError | None:
     """Record one `Key: value` line in `found`; an error if the value is unknown or given twice."""
-    label = {
-        "ruler": "Ruler",
-        "geas": "Geas",
-        "attribute": "Attribute",
-        "rules_date": "Rules date",
-        "name": "Name",
-        "game": "Game",
-    }[key]
     if key in found:
-        return LineError(number, shown, _w(_TWICE, heading=label), field=key)
+        return LineError(number, shown, _w(_TWICE, heading=_w(_HEADING_WORDS[key])), field=key)
     if key == "name":
         if (refusal := spoofing_refusal(value)) is not None:
             return LineError(number, shown, _w(_NAME_REFUSED, refusal=refusal), field=key)

@@ -31,4 +31,20 @@ _UNKNOWN = {
     "attribute": gettext_noop("“%(value)s” is not a unit attribute."),
     "game": gettext_noop("“%(value)s” is not a game this site knows."),
 }
+# A heading as an error names it, in the player's language ("ルーラー が 2 回あります").
+_HEADING_WORDS = {
+    "ruler": gettext_noop("Ruler"),
+    "geas": gettext_noop("Geas"),
+    "attribute": gettext_noop("Attribute"),
+    "rules_date": gettext_noop("Rules date"),
+    "name": gettext_noop("Name"),
+    "game": gettext_noop("Game"),
+}
+# What a list leaves as the draft has it, when it does not say it ("The list does not say its geas, attribute").
+_KEPT = {
+    "ruler": gettext_noop("ruler"),
+    "geas": gettext_noop("geas"),
+    "attribute": gettext_noop("attribute"),
+    "rules_date": gettext_noop("rules date"),
+}
 _NOT_A_SECTION = gettext_noop("“%(heading)s” is not a section of this game's deck lists (%(known)s).")

@@ -21,7 +21,7 @@ from django.utils.translation import get_language, gettext
 from cards.catalog import catalog_token
 from decks.drafts import DraftJudgement
 from decks.models import DeckDraft
-from decks.rules.odds import DrawPattern
+from decks.rules.odds import CardGroup, DrawPattern
 from decks.rules.wording import Wording
 from decks.wording import game_name, word
 from gatesite.errors import ApplicationError
@@ -84,6 +84,14 @@ class ChanceRow:
         return self.first.exact == self.second.exact and self.seen_first == self.seen_second
 
 
+def _label_words(group: CardGroup) -> str:
+    """A group's label in the player's language: a card's own group (and a picked set of one card) is labelled by the
+    card's name, shown as the player reads it (cards.names); any other label is a Wording or a catalog message."""
+    if type(group.label) is not Wording and group.label in group.names:
+        return game_name(group.label)
+    return word(group.label)
+
+
 class GroupOption(NamedTuple):
     """An option of the group picker. A plain tuple: the picker is drawn once per distinct options
     (partial_memo), keyed by them all, and a tuple of strings hashes and compares without Python code."""
@@ -138,7 +146,7 @@ def _group_options(odds: DeckDrawOdds) -> dict[str, list[GroupOption]]:
         key = (language, g.key, said, g.count, g.key == chosen)
         option = _options_made.get(key)
         if option is None:
-            option = GroupOption(g.key, f"{word(label)} ({g.count})", g.key == chosen)
+            option = GroupOption(g.key, f"{_label_words(g)} ({g.count})", g.key == chosen)
             _remember(_options_made, key, option)
         (cards if g.single_card else groups).append(option)
     return {"groups": groups, "cards": cards}
@@ -192,7 +200,7 @@ class OddsSummary:
         group = odds.group
         if group is None:
             return None
-        label, pattern = word(group.label), _summary_words(get_language(), odds.pattern)
+        label, pattern = _label_words(group), _summary_words(get_language(), odds.pattern)
         choice = odds.judgement.choice
         if choice is None:
             return cls(False, label, pattern, group.count, odds.deck_size, game=word(odds.judgement.game.name))

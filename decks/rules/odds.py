@@ -390,8 +390,13 @@ def picked_group(deck: DeckSnapshot, names: Sequence[str]) -> CardGroup:
     copies: dict[str, int] = {}
     for entry in deck.main:
         copies[entry.card.name] = copies.get(entry.card.name, 0) + entry.count
-    chosen = [n for n in names if n in copies]
-    label = " or ".join(sorted(set(chosen))) if chosen else Wording(gettext_noop("No cards picked"))
+    chosen = sorted({n for n in names if n in copies})
+    label: Wording | str = Wording(gettext_noop("No cards picked"))
+    if len(chosen) == 1:
+        label = chosen[0]  # worded as its card's group is: the name as the player reads it
+    elif chosen:
+        # "A, B or C", the names worded as the player reads them (their values' keys are names: decks.wording).
+        label = Wording(gettext_noop("%(cards)s or %(name)s"), {"cards": tuple(chosen[:-1]), "name": chosen[-1]})
     return _group(PICKED, label, copies, chosen)
 
 

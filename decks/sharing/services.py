@@ -7,12 +7,14 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import F
+from django.utils.translation import gettext, gettext_noop
 
 from decks.models import Deck
 from decks.saved_drafts import deck_draft_of
 from decks.services import deck_create_from_draft
 
-COPY_PREFIX = "Copy of "
+# The copy's name in the language of the player who copies it ("Copy of …", 「…のコピー」): it is theirs to rename.
+COPY_NAME = gettext_noop("Copy of %(name)s")
 
 
 def deck_copy(*, source: Deck, owner: Any) -> Deck:
@@ -23,7 +25,10 @@ def deck_copy(*, source: Deck, owner: Any) -> Deck:
     scratch space and is not copied.
     """
     draft = replace(deck_draft_of(deck=source), considering={})
-    name = (COPY_PREFIX + source.name)[: Deck._meta.get_field("name").max_length]
+    named = gettext(COPY_NAME)
+    # The source's name shortened, never the words around it, so a long name still reads as a copy.
+    room = Deck._meta.get_field("name").max_length - len(named % {"name": ""})
+    name = named % {"name": source.name[:room]}
     with transaction.atomic():
         copy = deck_create_from_draft(owner=owner, draft=draft, name=name)
         Deck.objects.filter(pk=copy.pk).update(forked_from=source)

@@ -215,3 +215,17 @@ def test_a_japanese_players_search_error_lists_the_choices_in_japanese():
 
     assert "青、赤、黄、緑、橙、紫" in japanese.value.message
     assert "blue, red, yellow, green, orange, purple" in english.value.message
+
+
+def test_an_unknown_key_lists_the_keys_in_the_players_script():
+    from django.utils import translation
+
+    with translation.override("ja"), pytest.raises(QueryError) as japanese:
+        game_query_parse(game_get("rulers-gambit"), "foo:bar")
+    with translation.override("en"), pytest.raises(QueryError) as english:
+        game_query_parse(game_get("rulers-gambit"), "foo:bar")
+
+    assert "カードセット、カード名、コスト、スペル" in japanese.value.message
+    assert "colour" not in japanese.value.message
+    assert "a, attack, c, colour" in english.value.message
+    assert "色" not in english.value.message

@@ -260,6 +260,31 @@ def test_a_card_set_is_a_card_set_in_japanese_never_the_games_set(client, decks)
     assert "<label>セット " not in editor
 
 
+@pytest.mark.parametrize(
+    ("game", "text", "said"),
+    [
+        (
+            "gate-ruler",
+            "ルーラー：アプレンティス\nルーラー：ナイト\n2 燃えさしの砦の試験魔術師\n",
+            "「ルーラー」が 2 回あります",
+        ),
+        ("gate-ruler", "2 燃えさしの砦の試験魔術師\n", "ギアス、属性、ルールの日付"),
+        ("rulers-gambit", "ゲーム：ゲートルーラー\n", "ゲームは変えられません"),
+        ("rulers-gambit", "サイドデッキ：\n", "(キングダム)"),
+        ("gaterunners", "サイドデッキ：\n", "(ヒーロー、ゲート)"),
+    ],
+)
+def test_a_pasted_lists_refusals_and_notes_are_in_japanese(client, decks, game, text, said):
+    """What the import preview says of the list's own lines: headings named in Japanese, never English keys."""
+    client.cookies["django_language"] = "ja"
+    names, known = data_names(japanese=True), data_texts()
+
+    html = client.post(f"/decks/{decks[game].public_id}/import/", {"text": text}).content.decode()
+
+    assert said in html
+    assert out_of_place(html, "ja", names, known) == []
+
+
 def test_did_you_mean_answers_a_japanese_typo_with_the_japanese_name(client, decks):
     client.cookies["django_language"] = "ja"
     deck = decks["gate-ruler"]

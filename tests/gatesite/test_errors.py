@@ -90,3 +90,16 @@ def test_the_403_page_is_the_sites_own():
 
     assert response.status_code == 403
     assert "<h1>Not allowed</h1>" in response.content.decode()
+
+
+def test_a_form_without_its_security_token_gets_the_sites_page_in_the_players_language():
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.cookies["django_language"] = "ja"
+
+    response = client.post("/accounts/login/", {"username": "a", "password": "b"})
+
+    assert response.status_code == 403
+    assert "<h1>フォームを送信できませんでした</h1>" in response.content.decode()
+    assert "Forbidden" not in response.content.decode()

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -130,6 +131,10 @@ def test_a_date_before_the_earliest_recorded_rules_is_judged_by_them_and_says_so
     body = response.json()
     assert body["rules_effective_from"] == earliest
     assert f"on {change['as_of']} are not recorded: the earliest recorded are from {earliest}" in body["rules_note"]
+    # Its document named as the player reads it: in Japanese by its title, never by its key.
+    japanese = client.post(URL, json.dumps(fifty(**change)), content_type="application/json", HTTP_ACCEPT_LANGUAGE="ja")
+    assert re.search(r"(ルールブック|総合ルール)", japanese.json()["rules_note"])
+    assert not re.search(r"(rulebook|appendix)-", japanese.json()["rules_note"])
 
 
 def test_the_rules_note_is_null_when_the_rules_in_force_are_judged_by(client, catalog):

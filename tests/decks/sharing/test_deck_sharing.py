@@ -105,3 +105,15 @@ def test_archive_and_bring_back(source):
     assert Deck.objects.get(pk=source.pk).archived
     deck_archive_set(deck=source, archived=False)
     assert not Deck.objects.get(pk=source.pk).archived
+
+
+def test_a_copy_is_named_in_the_language_of_the_player_who_copies_it(source, other_user):
+    from django.utils import translation
+
+    source.name = "x" * 100
+    source.save(update_fields=["name"])
+    with translation.override("ja"):
+        copy = deck_copy(source=source, owner=other_user)
+
+    assert copy.name.endswith("x のコピー")
+    assert len(copy.name) == 100
