@@ -102,7 +102,10 @@ TEMPLATES = [
 
 # https://django-environ.readthedocs.io/en/latest/types.html#environ-env-db-url
 # postgres://… selects PostgreSQL through psycopg 3; absent, a SQLite file next to manage.py.
-DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
+# An empty DATABASE_URL (`DATABASE_URL= make run`) is no URL, as an empty REDIS_URL is: the embedded SQLite.
+DATABASES = {
+    "default": env.db_url_config(env.str("DATABASE_URL", default="") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}")
+}
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Concurrent readers while a writer works (runserver threads, eager tasks).

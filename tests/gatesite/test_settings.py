@@ -37,8 +37,10 @@ def test_it_refuses_to_start_without_a_secret_key_when_debug_is_off():
 
 
 @pytest.mark.slow
-def test_it_defaults_to_sqlite_and_eager_tasks():
-    process = run_check(DEBUG="1")
+@pytest.mark.parametrize("empty", [{}, {"DATABASE_URL": "", "REDIS_URL": ""}])
+def test_it_defaults_to_sqlite_and_eager_tasks(empty):
+    """Unset or set empty (`DATABASE_URL= make run`), the embedded defaults."""
+    process = run_check(DEBUG="1", **empty)
 
     assert process.returncode == 0, process.stderr
     assert process.stdout.split() == ["django.db.backends.sqlite3", "True", "False"]

@@ -131,7 +131,7 @@ def test_a_stale_change_is_said_in_the_players_language(client, user, deck_catal
     html = client.post(url, {"op": "add main TS-003", "base_version": 1}, headers=HX).content.decode()
 
     assert "別の場所（別のタブや端末）で変更されました" in html
-    assert "バージョン 1 で、現在はバージョン 2 です" in html
+    assert "第 1 版で、現在は第 2 版です" in html
     assert "デッキを読み込み直して、もう一度変更する" in html
     assert "changed elsewhere" not in html
 
