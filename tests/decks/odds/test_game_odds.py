@@ -42,6 +42,10 @@ def test_the_odds_page_of_a_saved_game_deck(client, game_catalog, user):
     assert 'data-testid="odds-table"' in html
     assert "A Ruler&#x27;s Gambit player sees 5 at setup, then 1 a turn" in html
     assert "going second" in html
+    # Its help says what holds for its own draws: no Gate Ruler drive, ruler, Raider or loss on an empty deck.
+    assert "means drawn from the deck into your hand" in html
+    for gate_ruler_only in ("drive", "Raider", "first turn differs", "the game is lost"):
+        assert gate_ruler_only not in html
 
 
 def test_the_default_group_of_a_deck_of_units_is_a_card_not_all_units(game_catalog):
