@@ -41,16 +41,12 @@ class ImportUploadForm(forms.Form):
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        # Two sentences, joined as the language joins them (no space between Japanese sentences).
+        more = gettext(
+            "Its game is the JSON file's \"game\" (a CSV row's game column), %(game)s when absent. At most %(size)s."
+        ) % {"game": label_text(default_game().name), "size": filesizeformat(settings.IMPORT_MAX_BYTES)}
         file = self.fields["file"]
-        file.help_text = " ".join(
-            (
-                str(file.help_text),
-                gettext(
-                    "Its game is the JSON file's \"game\" (a CSV row's game column), %(game)s when absent. At most %(size)s."
-                )
-                % {"game": label_text(default_game().name), "size": filesizeformat(settings.IMPORT_MAX_BYTES)},
-            )
-        )
+        file.help_text = gettext("%(first)s %(second)s") % {"first": file.help_text, "second": more}
 
     @property
     def dry_run(self) -> bool:

@@ -98,10 +98,15 @@ def _field_term(
 ) -> GameTerm:
     target = keys.get(key)
     if target is None:
-        # The keys in the player's script (色, 種類 … in Japanese; c, t … in English), joined as their language joins.
-        japanese = active_language() == "ja"
+        # The keys in the player's script (色, 種類 … in Japanese; c, t … in English), and in Japanese the Latin keys
+        # of the fields with no Japanese one (a:, d:), joined as the player's language joins a list.
         short = {k for k in keys if len(k) <= 8}
-        known = pgettext("list separator", ", ").join(sorted({k for k in short if k.isascii() != japanese} or short))
+        if active_language() == "ja":
+            named = {keys[k] for k in short if not k.isascii()}
+            shown = {k for k in short if not k.isascii() or keys[k] not in named}
+        else:
+            shown = {k for k in short if k.isascii()}
+        known = pgettext("list separator", ", ").join(sorted(shown))
         raise QueryError(
             _('Unknown field "%(field)s" in "%(token)s"; %(game)s searches %(known)s')
             % {"field": key + op, "token": token, "game": label_text(game.name), "known": known},

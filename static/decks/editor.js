@@ -97,6 +97,20 @@
 
   var addTopWhenLoaded = false;
 
+  // Searches asked for and not answered yet: sent, or waiting behind a change in the editor's one queue (hx-sync),
+  // where htmx has not marked the form .htmx-request yet. htmx:confirm comes before a request is queued.
+  var searchesPending = 0;
+  document.body.addEventListener("htmx:confirm", function (event) {
+    if (event.detail.elt.id === "card-filters") {
+      searchesPending += 1;
+    }
+  });
+  document.body.addEventListener("htmx:afterRequest", function (event) {
+    if (event.detail.elt.id === "card-filters") {
+      searchesPending = Math.max(0, searchesPending - 1);
+    }
+  });
+
   // ---------------------------------------------------------------- Enter adds only what can be added
 
   // Enter in the search (a phone keyboard's Go key too) adds the top result only when its hint says one more
@@ -176,7 +190,7 @@
       event.preventDefault();
       var results = document.getElementById("card-results");
       var current = results && results.getAttribute("data-q") === target.value;
-      var pending = document.getElementById("card-filters").classList.contains("htmx-request");
+      var pending = searchesPending > 0;
       if (current && !pending) {
         addTopResult();
       } else {

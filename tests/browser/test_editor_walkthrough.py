@@ -381,7 +381,10 @@ def test_a_phone_player_clicking_fast_sees_every_add_in_the_deck_line_and_the_ta
         page.wait_for_function("() => !document.querySelector('.htmx-request')")
         # The hint grew meanwhile ("5 in deck", over the limit) under the button, not above it: a button that
         # moved between two fast clicks let the second land on the hint (CI once ended at 4/50).
-        assert add.bounding_box() == under_the_finger
+        moved = add.bounding_box()
+        assert moved is not None
+        assert under_the_finger is not None
+        assert abs(moved["y"] - under_the_finger["y"]) < 1
         page.get_by_test_id("tab-deck").click()
         line = page.locator(f'#deck-list [data-row][data-number="{warlock}"]')
         expect(line).to_have_attribute("data-count", "5")

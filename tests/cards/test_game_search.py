@@ -226,6 +226,8 @@ def test_an_unknown_key_lists_the_keys_in_the_players_script():
         game_query_parse(game_get("rulers-gambit"), "foo:bar")
 
     assert "カードセット、カード名、コスト、スペル" in japanese.value.message
-    assert "colour" not in japanese.value.message
+    assert "colour" not in japanese.value.message  # 色 says it
+    assert "、c、" not in japanese.value.message
+    assert "a、attack、crit" in japanese.value.message  # no Japanese key for these fields: their Latin ones
     assert "a, attack, c, colour" in english.value.message
     assert "色" not in english.value.message
