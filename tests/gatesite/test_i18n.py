@@ -164,7 +164,10 @@ def test_a_pasted_list_s_errors_read_in_japanese(client, catalog) -> None:
     page = client.post("/decks/new/import/", {"text": text}).content.decode()
     assert "3 行目" in page
     assert "「No Such Card」はカード名ではありません。" in page
-    assert "<strong>4 行目</strong>: <code>4</code> カードの行は「4 Ember Squire」のように枚数とカード名です。" in page
+    assert (
+        "<strong>4 行目</strong>: <code>4</code> カードの行は「4 燃えさしの砦の試験魔術師」のように、枚数とカード名です。"
+        in page
+    )
 
 
 def test_a_broken_share_link_says_why_in_japanese(client, rules) -> None:
