@@ -253,6 +253,29 @@
     }
   });
 
+  // ---------------------------------------------------------------- forms a change's answer redraws
+
+  // htmx sends no queued request whose element has left the page, and then starts none of those queued after it
+  // (they would wait for the end of the player's next request, or be lost with the page). The rename form, the
+  // rules pickers and the attribute proposal sit in regions a change's answer redraws (data-via-change-form,
+  // templates/decks/editor/editor.html): each posts through the change form, which stays, with its own fields as
+  // values; the change form's own (the deck's version) are read when the turn comes, as for a card button.
+  document.body.addEventListener("htmx:confirm", function (event) {
+    var form = event.detail.elt;
+    var changeForm = document.getElementById("change-form");
+    if (!changeForm || !form.hasAttribute || !form.hasAttribute("data-via-change-form")) {
+      return;
+    }
+    event.preventDefault();
+    var own = {};
+    new FormData(form).forEach(function (value, name) {
+      if (!changeForm.querySelector('[name="' + name + '"]')) {
+        own[name] = value;
+      }
+    });
+    window.htmx.ajax("POST", form.getAttribute("hx-post"), { source: changeForm, values: own });
+  });
+
   // ---------------------------------------------------------------- the rules date
 
   // Chromium's date field changes with every digit typed into its year (0002, 0020, 0202, 2021), so

@@ -360,6 +360,52 @@ def test_enter_adds_the_top_result_of_its_own_search_not_of_results_another_answ
     assert not errors, f"JavaScript errors on the page: {errors}"
 
 
+def test_a_rules_choice_and_a_card_made_while_a_rules_change_is_on_its_way_are_both_made(
+    chromium: Any, live_server: Any, practice_catalog: None
+) -> None:
+    """A geas picked (its answer held, as on a slow line), then the rules date and a card before it answers: the
+    geas's answer redraws the rules panel, yet the date and the card are made in turn.
+
+    htmx sends no queued request whose element has left the page, and then starts none after it: the date's form,
+    redrawn under it, was dropped and the card's add waited for a next click that might never come."""
+    from playwright.sync_api import expect
+
+    from gatesite.clock import site_today
+
+    held: list[Any] = []
+    holding = {"on": True}
+
+    def hold(route: Any) -> None:
+        if holding["on"]:
+            held.append(route)
+        else:
+            route.continue_()
+
+    with laptop_page(chromium, live_server) as (page, errors):
+        page.goto("/decks/new/")
+        page.get_by_label("Ruler", exact=True).select_option(label="A-1 Apprentice")
+        expect(page.get_by_test_id("ruler-details")).to_contain_text("Apprentice")
+        _settled(page)
+
+        page.route("**/decks/new/change/", hold)
+        page.get_by_label("Geas", exact=True).select_option(label="Oath of the Lone Banner")
+        _wait_until_held(page, held, 1)
+        today = site_today().isoformat()
+        page.locator("#pick-date").fill(today)
+        page.evaluate("document.getElementById('pick-date').form.requestSubmit()")
+        page.locator("#card-results [data-row] button[data-add]").first.click()
+        page.wait_for_timeout(300)
+        assert len(held) == 1  # the date and the card wait their turn behind the geas
+
+        holding["on"] = False
+        held[0].continue_()
+        expect(page.locator("#deck-heading .heading-count")).to_have_text("1/50")
+        _settled(page)
+        expect(page.locator("#validation-panel .judged-by")).to_contain_text("with Oath of the Lone Banner")
+        expect(page.locator("#pick-date")).to_have_value(today)
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
 def _wait_until_held(page: Any, held: list[Any], count: int) -> None:
     """Until `count` requests are held (or 5 s: the caller's assertion then says which were)."""
     for _ in range(100):
