@@ -306,20 +306,11 @@ def test_enter_adds_the_top_result_of_its_own_search_not_of_results_another_answ
     from playwright.sync_api import expect
 
     wanted = "2025PS01-021"
-    held: list[Any] = []
-    holding = {"/change/": True, "/cards/": True}
-
-    def hold(route: Any) -> None:
-        if any(part in route.request.url for part, on in holding.items() if on):
-            held.append(route)
-        else:
-            route.continue_()
+    hold = _Hold("/change/", "/cards/")
+    held = hold.routes
 
     with laptop_page(chromium, live_server) as (page, errors):
-        page.goto("/decks/new/")
-        page.get_by_label("Ruler", exact=True).select_option(label="A-1 Apprentice")
-        expect(page.get_by_test_id("ruler-details")).to_contain_text("Apprentice")
-        _settled(page)
+        _new_apprentice_draft(page)
         assert page.locator("#card-results [data-row]").first.get_attribute("data-number") != wanted
 
         page.route("**/decks/new/change/", hold)
@@ -336,7 +327,7 @@ def test_enter_adds_the_top_result_of_its_own_search_not_of_results_another_answ
         assert [route.request.method for route in held] == ["POST"]
 
         # The rules change's answer first: results for the empty search it was sent with; then the search goes.
-        holding["/change/"] = False
+        hold.parts.discard("/change/")
         held[0].continue_()
         expect(page.locator("#validation-panel .judged-by")).to_contain_text("with Oath of the Lone Banner")
         _wait_until_held(page, held, 2)
@@ -350,7 +341,7 @@ def test_enter_adds_the_top_result_of_its_own_search_not_of_results_another_answ
         expect(page.locator("#deck-list [data-row]")).to_have_count(0)
 
         # Then the search's own answer: its top card is added.
-        holding["/cards/"] = False
+        hold.parts.discard("/cards/")
         held[1].continue_()
         line = page.locator(f'#deck-list [data-row][data-number="{wanted}"]')
         expect(line).to_have_attribute("data-count", "1")
@@ -372,20 +363,11 @@ def test_a_rules_choice_and_a_card_made_while_a_rules_change_is_on_its_way_are_b
 
     from gatesite.clock import site_today
 
-    held: list[Any] = []
-    holding = {"on": True}
-
-    def hold(route: Any) -> None:
-        if holding["on"]:
-            held.append(route)
-        else:
-            route.continue_()
+    hold = _Hold("/change/")
+    held = hold.routes
 
     with laptop_page(chromium, live_server) as (page, errors):
-        page.goto("/decks/new/")
-        page.get_by_label("Ruler", exact=True).select_option(label="A-1 Apprentice")
-        expect(page.get_by_test_id("ruler-details")).to_contain_text("Apprentice")
-        _settled(page)
+        _new_apprentice_draft(page)
 
         page.route("**/decks/new/change/", hold)
         page.get_by_label("Geas", exact=True).select_option(label="Oath of the Lone Banner")
@@ -397,13 +379,38 @@ def test_a_rules_choice_and_a_card_made_while_a_rules_change_is_on_its_way_are_b
         page.wait_for_timeout(300)
         assert len(held) == 1  # the date and the card wait their turn behind the geas
 
-        holding["on"] = False
+        hold.parts.discard("/change/")
         held[0].continue_()
         expect(page.locator("#deck-heading .heading-count")).to_have_text("1/50")
         _settled(page)
         expect(page.locator("#validation-panel .judged-by")).to_contain_text("with Oath of the Lone Banner")
         expect(page.locator("#pick-date")).to_have_value(today)
     assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+class _Hold:
+    """A route handler: requests whose URL holds one of `parts` are kept in `routes` (let go by the test, with
+    continue_()), the others go on at once."""
+
+    def __init__(self, *parts: str) -> None:
+        self.parts = set(parts)
+        self.routes: list[Any] = []
+
+    def __call__(self, route: Any) -> None:
+        if any(part in route.request.url for part in self.parts):
+            self.routes.append(route)
+        else:
+            route.continue_()
+
+
+def _new_apprentice_draft(page: Any) -> None:
+    """A new draft's editor with the Apprentice ruled, at rest."""
+    from playwright.sync_api import expect
+
+    page.goto("/decks/new/")
+    page.get_by_label("Ruler", exact=True).select_option(label="A-1 Apprentice")
+    expect(page.get_by_test_id("ruler-details")).to_contain_text("Apprentice")
+    _settled(page)
 
 
 def _wait_until_held(page: Any, held: list[Any], count: int) -> None:
